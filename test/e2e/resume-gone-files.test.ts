@@ -97,6 +97,27 @@ describe.each(['native', 'isomorphic'] as const)('resume lists a file git shows 
   });
 });
 
+describe('which files are "for this step" (red team 12-07)', () => {
+  it('a row id matches a file by whole words, not inside one (rate is not migrate); a file gone is listed whatever its name', async () => {
+    const dir = makeRepo();
+    dirs.push(dir);
+    for (const f of ['src/config/rate.ts', 'src/limiter.ts', 'src/old/legacy.ts', 'scripts/migrate.sh', 'docs/Rate_Limits.md']) write(dir, f, 'x\n');
+    write(dir, '.checkpoints/api.checkpoint.json', `${JSON.stringify({
+      protocol_version: '1.1', skill: 'api', project: 'shop', project_dir: '.', created_at: ago(30), updated_at: ago(20),
+      phase: 'build', step: 'token-bucket', status: 'in_progress', progress_summary: 'Limiter half done (8.0/10).',
+      progress_table: [{ id: 'rate', label: 'Rate limiting', status: 'in_progress' }],
+      context_primer: { key_decisions: [], generated_files: ['src/config/rate.ts', 'src/limiter.ts', 'src/old/legacy.ts (moving)', 'scripts/migrate.sh', 'docs/Rate_Limits.md'] },
+      next_actions: ['Finish the limiter'],
+    }, null, 4)}\n`);
+    commitAll(dir, 'checkpoint: api', ago(19));
+    git(dir, ['mv', 'src/old/legacy.ts', 'src/legacy.ts']);
+    commitAll(dir, 'Move legacy up', ago(10));
+    const out = (await runCli(dir, ['resume', 'api'])).stdout;
+    const listed = out.slice(out.indexOf('Files for this step:')).split('\n').slice(1).filter((l) => l.startsWith('  ') && !l.includes('(marked:'));
+    expect(listed.map((l) => l.trim())).toEqual(['src/config/rate.ts', `src/old/legacy.ts (moving) — src/old/legacy.ts renamed to src/legacy.ts in ${git(dir, ['rev-parse', '--short', 'HEAD']).trim()}`, 'docs/Rate_Limits.md']);
+  });
+});
+
 describe('the built binary', () => {
   it('marks them as the repro has it, run after run', () => {
     const dir = repo();

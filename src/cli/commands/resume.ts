@@ -118,8 +118,9 @@ export async function run(args: ParsedArgs, ctx: Context): Promise<number> {
   const ask = needsUser(top!) || userDecisionBlockers(top!.checkpoint).length > 0;
   // The files it lists, matched as meant (rows as ranking reads them: "Done" is complete), each
   // marked when doctor finds it renamed or deleted (one doctor run over this checkpoint alone).
-  const files = relevantFiles(top!.meant);
-  const gone = files.length ? await filesGone({ root, now: ctx.now, skill: top!.skill, engine: engineArg(args) }, agenda.historyError === null ? ctx.out.err : null) : [];
+  const listed = listedFiles(top!.meant);
+  const gone = listed.length ? await filesGone({ root, now: ctx.now, skill: top!.skill, engine: engineArg(args) }, agenda.historyError === null ? ctx.out.err : null) : [];
+  const files = relevantFiles(top!.meant, listed, gone);
   const orientation = orient(top!, ctx.now, needsUser(top!), files, gone);
   // Left out of the ranking but named where the session reads, not on stderr alone.
   const repairLines = unreadable.length ? needsRepairLines(agenda) : [];
@@ -185,14 +186,36 @@ function progress(cp: Checkpoint): string {
 
 type ListedFile = ListEntry & { entry: string };
 
-/** generated_files that mention the current step, phase or in-progress row; all of them if none do. */
-function relevantFiles(cp: Checkpoint): ListedFile[] {
-  // context_primer's list, then one written at the top level (field-places.ts), as doctor checks them.
-  const files = listEntries(cp, 'generated_files').filter((f): f is ListedFile => typeof f.entry === 'string');
+/** generated_files as listed: context_primer's list, then one written at the top level (field-places.ts), as doctor checks them. */
+function listedFiles(cp: Checkpoint): ListedFile[] {
+  return listEntries(cp, 'generated_files').filter((f): f is ListedFile => typeof f.entry === 'string');
+}
+
+/** Words as names are compared: lower case, runs of separators as one hyphen ("Rate limiting", "rate_limiting"). */
+const nameWords = (t: string) => t.toLowerCase().replace(/[\s_-]+/g, '-');
+
+/**
+ * The listed files that name the current step, phase or in-progress row as a whole word (a row
+ * "rate" names src/rate.ts, not scripts/migrate.sh), with every file doctor finds gone (a rename
+ * the session must know of), in listed order; all of them if none do.
+ */
+function relevantFiles(cp: Checkpoint, files: readonly ListedFile[], gone: readonly GoneFile[]): ListedFile[] {
   const rows = (Array.isArray(cp.progress_table) ? cp.progress_table : []).filter((r) => r.status === 'in_progress').map((r) => r.id);
-  const tokens = [cp.step, cp.phase, ...rows].filter((t) => t && t.length > 2).map((t) => t.toLowerCase());
-  const hits = files.filter((f) => tokens.some((t) => f.entry.toLowerCase().includes(t)));
-  return (hits.length ? hits : files).slice(0, MAX_FILES);
+  const tokens = [cp.step, cp.phase, ...rows].filter((t): t is string => typeof t === 'string' && t.trim().length > 2).map(nameWords);
+  const names = (entry: string) => {
+    const text = nameWords(entry);
+    return tokens.some((t) => {
+      for (let at = text.indexOf(t); at >= 0; at = text.indexOf(t, at + 1)) {
+        const [before, after] = [text[at - 1], text[at + t.length]];
+        if ((before === undefined || !/[\p{L}\p{N}]/u.test(before)) && (after === undefined || !/[\p{L}\p{N}]/u.test(after))) return true;
+      }
+      return false;
+    });
+  };
+  const hits = files.filter((f) => names(f.entry));
+  if (!hits.length) return files.slice(0, MAX_FILES);
+  const shown = files.filter((f) => hits.includes(f) || gone.some((g) => g.path === f.path));
+  return shown.slice(0, MAX_FILES);
 }
 
 /**
