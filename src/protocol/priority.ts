@@ -107,6 +107,20 @@ export const MARKED_DONE = 'marked done in the checkpoint (the next `checkpoint 
 
 
 /** `landedEvidence(text)` returns a description of the landing, or null when not landed. */
+/**
+ * Every queued action git shows landed or the checkpoint marks done, in order, each as
+ * chooseAction lists the ones it skips (that list stops at the first open action): status marks
+ * all it shows.
+ */
+export function actionsLanded(cp: Checkpoint, landedEvidence: (text: string) => string | null): ActionChoice['landed'] {
+  const actions = Array.isArray(cp.next_actions) ? cp.next_actions : [];
+  return actions.flatMap((a, index) => {
+    const text = actionText(a);
+    const evidence = markedDone(a) ? MARKED_DONE : landedEvidence(text);
+    return evidence === null ? [] : [{ index, text, evidence }];
+  });
+}
+
 export function chooseAction(cp: Checkpoint, landedEvidence: (text: string) => string | null): ActionChoice {
   const actions = Array.isArray(cp.next_actions) ? cp.next_actions : [];
   const landed: ActionChoice['landed'] = [];

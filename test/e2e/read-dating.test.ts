@@ -67,6 +67,21 @@ describe.each(['native', 'isomorphic'] as const)('a re-saved checkpoint still qu
   });
 });
 
+describe('status marks every action shown that landed, not only those before the one next recommends (red team 12-07)', () => {
+  it('an action after an open one is marked already landed in text and --json; next still recommends the open one', async () => {
+    const dir = repo();
+    write(dir, '.checkpoints/release.checkpoint.json', release('2026-08-02T12:00:00Z', 'v1.8 notes').replace(`[${JSON.stringify(HELD)}, "Write the changelog for v1.8"]`, `["Write the changelog for v1.8", ${JSON.stringify(HELD)}, "Tag v1.8"]`));
+    commitAll(dir, 'checkpoint: release reordered', '2026-08-02T12:02:00Z');
+    const status = (await runCli(dir, ['status'])).stdout;
+    expect(status).toContain('  1. Write the changelog for v1.8\n');
+    expect(status).toMatch(/ {2}2\. Held for user review: PR #232[^\n]* {2}\(already landed: #232 landed in [0-9a-f]{7}/);
+    expect(status).toContain('  3. Tag v1.8\n');
+    const json = JSON.parse((await runCli(dir, ['status', '--json'])).stdout);
+    expect(json.skills[0].landed_actions).toEqual([expect.objectContaining({ index: 1, text: HELD })]);
+    expect(JSON.parse((await runCli(dir, ['next', '--json'])).stdout).next).toMatchObject({ text: 'Write the changelog for v1.8', skipped_as_landed: [] });
+  });
+});
+
 // Real processes here: the second run must find the dates on disk, not in this process's memory.
 describe('dates remembered for an unchanged HEAD and checkpoint', () => {
   it('a second next answers from the caches alone, without reading git objects', () => {

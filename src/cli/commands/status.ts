@@ -3,7 +3,7 @@ import { shown } from '../../one-line.js';
 import { actionText, type Checkpoint } from '../../protocol/types.js';
 import { isIsoInstant } from '../../protocol/validate.js';
 import { instantMs, missingDay } from '../../protocol/instant.js';
-import { ageDays, openBlockers, waitsOnUser } from '../../protocol/priority.js';
+import { actionsLanded, ageDays, openBlockers, waitsOnUser } from '../../protocol/priority.js';
 import { buildAgenda, decisionsWaiting, landedBlockerNote, repairEntry, repairNoteLine, repairReason, repairsEntry, type AgendaItem } from '../../read/agenda.js';
 import { skillLabel } from '../../store/skill-name.js';
 import { oneLine as q, relativeTime } from '../render/output.js';
@@ -115,7 +115,8 @@ function details(i: AgendaItem, ctx: Context): string[] {
   // A blank project or summary (a slip, noted) is left out rather than printed as an empty line.
   const out = [c.bold(`${i.skill}`) + (cp.project.trim() ? c.dim(` — ${q(cp.project)}`) : ''), ...(cp.progress_summary.trim() ? [`  ${q(cp.progress_summary)}`] : [])];
   const actions = Array.isArray(cp.next_actions) ? cp.next_actions : [];
-  const landed = new Map(i.choice.landed.map((l) => [l.index, l.evidence]));
+  // Each action shown that landed, past the one next recommends too (red team 12-07).
+  const landed = new Map(actionsLanded(i.meant, i.landed).map((l) => [l.index, l.evidence]));
   actions.slice(0, 5).forEach((a, n) => {
     const ev = landed.get(n);
     out.push(ev ? c.dim(`  ${n + 1}. ${q(actionText(a))}  (already landed: ${q(ev)})`) : `  ${n + 1}. ${q(actionText(a))}`);
@@ -146,7 +147,7 @@ function summary(i: AgendaItem, now: Date) {
     pm: pmLine(cp),
     progress_summary: cp.progress_summary,
     next_actions: (Array.isArray(cp.next_actions) ? cp.next_actions : []).map(actionText),
-    landed_actions: i.choice.landed,
+    landed_actions: actionsLanded(i.meant, i.landed),
     blockers: openBlockers(cp).map(({ b }) => b),
     landed_blockers: i.landedBlockers,
   };
