@@ -3,6 +3,7 @@ import { readdirSync } from 'node:fs';
 import { relative, sep } from 'node:path';
 import type { Checkpoint } from '../protocol/types.js';
 import type { CommitInfo, EngineName, GitHistory } from '../git/types.js';
+import { descendsFrom } from './after.js';
 import { newestByGraph } from '../git/normalize.js';
 import { atOneHead } from '../git/commit-cache.js';
 import { holdCacheWrites } from '../git/cache-files.js';
@@ -244,7 +245,7 @@ async function doctor(opts: DoctorOptions): Promise<DoctorReport> {
   if (ranges) {
     // A push is judged as pushed: the work tree's findings are printed and never block.
     const tips = evidence.history ? await judgePushedTips(opts.root, opts.now, evidence, sent) : { findings: [], commits: [] };
-    return { findings: mergePushed(findings, tips.findings), pushed: tips.commits.length, checkpoints: counted(loaded), engine: evidence.history?.engine ?? null, head: evidence.head?.sha ?? null };
+    return { findings: mergePushed(findings, tips.findings, broughtInBy(evidence.commits)), pushed: tips.commits.length, checkpoints: counted(loaded), engine: evidence.history?.engine ?? null, head: evidence.head?.sha ?? null };
   }
   return { findings: judge(findings, null, relOf), pushed: null, checkpoints: counted(loaded), engine: evidence.history?.engine ?? null, head: evidence.head?.sha ?? null };
 }
@@ -461,12 +462,27 @@ function listed(items: readonly string[]): string {
 }
 
 /**
+ * Whether the merge `merge` brought commit `sha` in from a side it merged (the history of a parent
+ * after its first): its change is the merge's on HEAD's line. False for a commit not walked.
+ */
+function broughtInBy(commits: readonly CommitInfo[]): (merge: string, sha: string) => boolean {
+  let bySha: Map<string, CommitInfo> | null = null;
+  return (merge, sha) => {
+    bySha ??= new Map(commits.map((c) => [c.sha, c]));
+    const m = bySha.get(merge);
+    return m !== undefined && m.parents.length > 1 && descendsFrom(commits, { ...m, parents: m.parents.slice(1) }, sha);
+  };
+}
+
+/**
  * Work-tree findings (never blocking) plus the pushed tips' findings; a tip finding that says
  * what a work-tree one already says (the tip is the checked-out state) is shown once, in the
  * work tree's words (which carry a date, or a rename found before the push). About a file,
- * "the same" is the same entry, file, kind (missing or changed) and commit, whatever the wording.
+ * "the same" is the same entry, file, kind (missing or changed) and commit, whatever the wording:
+ * a side branch's commit the work tree's merge brought in is that merge's change (red team
+ * 12-07: two lines, the blocking one naming a commit dated before the save).
  */
-function mergePushed(workTree: readonly Finding[], tips: readonly Finding[]): Finding[] {
+function mergePushed(workTree: readonly Finding[], tips: readonly Finding[], broughtIn: (merge: string, sha: string) => boolean): Finding[] {
   const PUSHED_IN = / \(as pushed in ([0-9a-f]+)\)$/;
   const strip = (m: string) => m.replace(PUSHED_IN, '');
   const about = (f: Finding) => (f.evidence?.file === undefined ? strip(f.message) : `${f.evidence.file}\0${f.evidence.missing === true}`);
@@ -483,7 +499,8 @@ function mergePushed(workTree: readonly Finding[], tips: readonly Finding[]): Fi
     // A tip naming another commit (a side branch's own change) is its own line, unless the work
     // tree's commit is that tip itself: a merge at the tip, which brought the side branch's change in.
     const tipSha = PUSHED_IN.exec(tip?.message ?? '')?.[1];
-    const sameChange = tip?.evidence?.sha === undefined || tip.evidence.sha === f.evidence?.sha || (tipSha !== undefined && f.evidence?.sha?.startsWith(tipSha) === true);
+    const sameChange = tip?.evidence?.sha === undefined || tip.evidence.sha === f.evidence?.sha || (tipSha !== undefined && f.evidence?.sha?.startsWith(tipSha) === true)
+      || (f.evidence?.sha !== undefined && broughtIn(f.evidence.sha, tip.evidence.sha));
     if (!tip || !sameChange) return { ...f, blocks: false };
     shown.add(key(f));
     return { ...f, blocks: (tip.blocks ?? false) && (f.level === 'error' || f.level === 'warning') };

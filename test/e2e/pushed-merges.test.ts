@@ -85,3 +85,26 @@ describe('a pushed branch that merged main in', () => {
     expect(push.status, push.stdout + push.stderr).toBe(0);
   });
 });
+
+describe('a pull request that changed a listed file, merged, then a commit on top, pushed together (red team 12-07)', () => {
+  it.each([
+    ['made after the save', '2026-03-20T10:00:00Z'],
+    ['made before the save, merged after it', '2026-03-10T10:00:00Z'],
+  ])('its branch commit %s: one line, naming the merge, blocking, on both engines', async (_, branchDate) => {
+    const dir = project();
+    const before = rev(dir, 'main');
+    git(dir, ['checkout', '-q', '-b', 'pr41', before]);
+    write(dir, 'gen/x.md', '# regenerated\n');
+    commitAll(dir, 'Regenerate x', branchDate);
+    git(dir, ['checkout', '-q', 'main']);
+    git(dir, ['merge', '-q', '--no-ff', 'pr41', '-m', 'Merge pull request #41 from org/pr41'], { GIT_COMMITTER_DATE: '2026-03-21T10:00:00Z', GIT_AUTHOR_DATE: '2026-03-21T10:00:00Z' });
+    const merge = rev(dir, 'main');
+    write(dir, 'src/w.ts', 'export const w = 1;\n');
+    commitAll(dir, 'Unrelated work', '2026-03-22T10:00:00Z');
+    for (const engine of ENGINES) {
+      const r = await runCli(dir, ['doctor', '--json', '--fail-on-warnings', '--engine', engine, '--pushed', `${before}..${rev(dir, 'main')}`]);
+      const lines = (JSON.parse(r.stdout) as { findings: { path: string; message: string; blocks: boolean }[] }).findings.filter((f) => f.path === 'context_primer.generated_files[0]');
+      expect(lines.map((f) => [f.message.slice(0, f.message.indexOf(',')), f.blocks]), engine).toEqual([[`gen/x.md changed after the checkpoint was written (${merge.slice(0, 7)} "Merge pull request #41 from org/pr41"`, true]]);
+    }
+  });
+});
