@@ -18,11 +18,12 @@ export type EntryTarget =
 /**
  * Separators after which the rest of an entry is a note: " (", " [", " — ", " – ", " - ", " -- ",
  * " # ", ": ", an arrow (" → ", " -> ", " => "), a table's " | "; or a symbol or emoji a note
- * starts with (" ✅", " ⚠ generated").
+ * starts with (" ✅", " ⚠ generated"); or a place in the file written out (" lines 10-20",
+ * " line 5", " L42").
  */
 // `(?<!\s)`: a run of blanks is tried from its first only (a match inside one is a match from its
 // start), not from each, which took minutes on a hostile megabyte of them.
-const NOTE_START = /(?<!\s)\s+(?:\(|\u2014|\u2013|--?|#|:|->|=>|\u2192|\u21d2|\|)(?:\s|$)|(?<!\s)\s+[([]|:\s|(?<!\s)\s+(?=[\u2190-\u21ff\u2600-\u27bf\u2b00-\u2bff\ud83c-\ud83e])/;
+const NOTE_START = /(?<!\s)\s+(?:\(|\u2014|\u2013|--?|#|:|->|=>|\u2192|\u21d2|\|)(?:\s|$)|(?<!\s)\s+[([]|:\s|(?<!\s)\s+(?=[\u2190-\u21ff\u2600-\u27bf\u2b00-\u2bff\ud83c-\ud83e])|(?<!\s)\s+(?=(?:[Ll]ines?|ll\.|L(?=\d))\s*\d)/;
 /**
  * A list's marker before an entry, as Markdown and agents write lists: "- ", "* ", "• ", "1. ",
  * "2) ", "a) ", a ticked box "[x] ", a table's leading "| ", a symbol or emoji ("✅ ", "📄 ").

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
-import { commitToken, entryLookups, entryParts, entryPathText, expandBraces, goneNote, isGuessedCommitToken, parseEntry, plannedNote, proseParts, underProjectName } from '../../src/doctor/entries.js';
+import { commitToken, entryLookups, entryNote, entryParts, entryPathText, expandBraces, goneNote, isGuessedCommitToken, parseEntry, plannedNote, proseParts, underProjectName } from '../../src/doctor/entries.js';
 
 const none = () => false;
 
@@ -122,6 +122,15 @@ describe('generated_files entries as people write them', () => {
     for (const entry of ['/ see the notes in docs', '/ see notes.md', 'C: drive cleanup', 'C: drive cleanup.md', '/home/me/My Project/docs', '/home/me/ My Project/a.md', '/home/me/My Project /a.md', '/home/me/../My Project/a.md', '/home/me/My Project/*.md', '/cc see docs/auth.md']) {
       expect(parseEntry(entry, none), entry).not.toMatchObject({ kind: 'path' });
     }
+  });
+
+  it('a place in the file written out after the path is a note (red team 12-07)', () => {
+    for (const [entry, note] of [['src/a8.ts lines 10-20', 'lines 10-20'], ['src/a9.ts line 5', 'line 5'], ['src/b1.ts L42', 'L42'], ['src/b1.ts  Lines 3–9', 'Lines 3–9']] as const) {
+      expect(parseEntry(entry, none), entry).toEqual({ kind: 'path', path: entry.slice(0, entry.indexOf(' ')) });
+      expect(entryNote(entry), entry).toBe(note);
+    }
+    // Words that only start like it stay part of prose.
+    for (const entry of ['src/a.ts linear scan', 'docs/Lambda notes.md']) expect(parseEntry(entry, none), entry).not.toEqual({ kind: 'path', path: entry.slice(0, entry.indexOf(' ')) });
   });
 
   it('brace patterns and globs are patterns', () => {
