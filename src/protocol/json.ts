@@ -510,13 +510,13 @@ export function parseJsonStrict(text: string, options: ParseOptions): Parsed {
       if (c === 10 || c === 13) {
         // JSON strings are one line: a break in one is a missing closing quote, a break written
         // raw, or a file cut short right after it.
-        if (/^\s*$/.test(text.slice(i))) fail(`unexpected end of file inside a string ${CUT}`, start);
+        if (/^\s*$/.test(text.slice(i))) fail(`the text ends inside a string ${CUT}`, start);
         fail('line break inside a string (a closing quote missing, or write the break as \\n)');
       }
       if (c < 32) fail('control character in string (escape it)');
       i++;
     }
-    return fail(`unexpected end of file inside a string ${CUT}`, start);
+    return fail(`the text ends inside a string ${CUT}`, start);
   };
 
   const num = (): number => {
@@ -534,7 +534,7 @@ export function parseJsonStrict(text: string, options: ParseOptions): Parsed {
 
   const value = (depth: number): JsonValue => {
     ws();
-    if (i >= n) return fail(`unexpected end of file where a value belongs ${CUT}`);
+    if (i >= n) return fail(`the text ends where a value belongs ${CUT}`);
     const c = text[i]!;
     if (c === '{' || c === '[') {
       if (depth >= MAX_JSON_DEPTH) fail(`nesting deeper than ${MAX_JSON_DEPTH} levels`);
@@ -559,7 +559,7 @@ export function parseJsonStrict(text: string, options: ParseOptions): Parsed {
             i++;
             return arr;
           }
-          return fail(i >= n ? `unexpected end of file inside an array ${CUT}` : "expected ',' or ']' in array");
+          return fail(i >= n ? `the text ends inside an array ${CUT}` : "expected ',' or ']' in array");
         }
       }
       const obj: { [k: string]: JsonValue } = {};
@@ -569,7 +569,7 @@ export function parseJsonStrict(text: string, options: ParseOptions): Parsed {
       }
       for (;;) {
         ws();
-        if (i >= n) return fail(`unexpected end of file inside an object ${CUT}`);
+        if (i >= n) return fail(`the text ends inside an object ${CUT}`);
         if (text[i] !== '"') return fail('expected a double-quoted property name');
         const keyAt = i;
         const key = str();
@@ -577,7 +577,7 @@ export function parseJsonStrict(text: string, options: ParseOptions): Parsed {
         if (Object.prototype.hasOwnProperty.call(obj, key)) fail(`duplicate key ${quoted(key)}`, keyAt); // a key from the file: one bounded line
         if (rejectUnsafe && FORBIDDEN_KEYS.has(key)) fail(`forbidden key "${key}"`, keyAt);
         ws();
-        if (text[i] !== ':') return fail(i >= n ? `unexpected end of file inside an object ${CUT}` : "expected ':' after property name");
+        if (text[i] !== ':') return fail(i >= n ? `the text ends inside an object ${CUT}` : "expected ':' after property name");
         i++;
         path.push(key);
         const v = value(depth + 1);
@@ -593,7 +593,7 @@ export function parseJsonStrict(text: string, options: ParseOptions): Parsed {
           i++;
           return obj;
         }
-        return fail(i >= n ? `unexpected end of file inside an object ${CUT}` : "expected ',' or '}' in object");
+        return fail(i >= n ? `the text ends inside an object ${CUT}` : "expected ',' or '}' in object");
       }
     }
     if (c === '"') {

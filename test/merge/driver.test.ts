@@ -611,7 +611,7 @@ describe('mergeCheckpointTexts: unparseable sides', () => {
   it('reports every unparseable side in one line: sides and reasons, in base, ours, theirs order', () => {
     const r = merge('{', '{\n  "phase": 1,\n  "phase": 2\n}', '[');
     expect(r.messages).toEqual([
-      `checkpoint: cannot merge ${FILE} semantically: base is not valid JSON at 1:2: unexpected end of file inside an object (cut short?); ours is not valid JSON at 3:3: duplicate key "phase"; theirs is not valid JSON at 1:2: unexpected end of file where a value belongs (cut short?)`,
+      `checkpoint: cannot merge ${FILE} semantically: base is not valid JSON at 1:2: the text ends inside an object (cut short?); ours is not valid JSON at 3:3: duplicate key "phase"; theirs is not valid JSON at 1:2: the text ends where a value belongs (cut short?)`,
     ]);
   });
 

@@ -26,7 +26,7 @@ describe('positions', () => {
     expectFail('{\n  "a": 1,\n  "b": tru\n}', /unexpected character "t"/, 3, 8);
     expectFail('{"a": 1,}', /expected a double-quoted property name/, 1, 9);
     expectFail('{"a": 1 "b": 2}', /expected ',' or '}'/, 1, 9);
-    expectFail('[1, 2\n, 3\n', /^unexpected end of file inside an array/, 3, 1);
+    expectFail('[1, 2\n, 3\n', /^the text ends inside an array/, 3, 1);
     expectFail("{'a': 1}", /double-quoted property name/, 1, 2);
   });
 
@@ -36,9 +36,9 @@ describe('positions', () => {
 
   it('points at the start of an unterminated string', () => {
     expectFail('{\n  "a": "open\n}', /^line break inside a string \(a closing quote missing, or write the break as \\n\)$/, 2, 13);
-    expectFail('{"a": "never closed', /^unexpected end of file inside a string \(cut short\?/, 1, 7);
+    expectFail('{"a": "never closed', /^the text ends inside a string \(cut short\?/, 1, 7);
     // A break that only whitespace follows is the end of a file cut short, not a raw break.
-    expectFail('{"a": "cut here\n', /^unexpected end of file inside a string/, 1, 7);
+    expectFail('{"a": "cut here\n', /^the text ends inside a string/, 1, 7);
     expectFail('{"a": "tab\there"}', /^control character in string \(escape it\)$/, 1, 11);
   });
 
@@ -138,11 +138,11 @@ describe('empty and truncated input', () => {
   });
 
   it('truncated documents say so', () => {
-    expect(syntaxError('{"a": ').reason).toMatch(/^unexpected end of file where a value belongs \(cut short\?/);
-    expect(syntaxError('{"a": 1').reason).toMatch(/^unexpected end of file inside an object/);
-    expect(syntaxError('{"a": 1,\n').reason).toMatch(/^unexpected end of file inside an object/);
-    expect(syntaxError('{"a"').reason).toMatch(/^unexpected end of file inside an object/);
-    expect(syntaxError('{"a": [1, 2').reason).toMatch(/^unexpected end of file inside an array/);
+    expect(syntaxError('{"a": ').reason).toMatch(/^the text ends where a value belongs \(cut short\?/);
+    expect(syntaxError('{"a": 1').reason).toMatch(/^the text ends inside an object/);
+    expect(syntaxError('{"a": 1,\n').reason).toMatch(/^the text ends inside an object/);
+    expect(syntaxError('{"a"').reason).toMatch(/^the text ends inside an object/);
+    expect(syntaxError('{"a": [1, 2').reason).toMatch(/^the text ends inside an array/);
     // Not at the end: the syntax error it is.
     expect(syntaxError('{"a" 1}').reason).toBe("expected ':' after property name");
     expect(syntaxError('[1 2]').reason).toBe("expected ',' or ']' in array");

@@ -223,7 +223,7 @@ describe('restore validates what it writes (red team s12 #6)', () => {
     const dir = makeRepo();
     mkdirSync(join(dir, '.checkpoints'));
     for (const [bytes, note] of [
-      [Buffer.from('{"skill": "api", "phase": "half-written'), 'line 1, column 27: invalid JSON: unexpected end of file inside a string (cut short?)'],
+      [Buffer.from('{"skill": "api", "phase": "half-written'), 'line 1, column 27: invalid JSON: the text ends inside a string (cut short?)'],
       [Buffer.from([0xff, 0xfe, 0x7b, 0x7d]), 'the file: not valid UTF-8'],
     ] as const) {
       writeFileSync(join(dir, '.checkpoints/api.checkpoint.json'), bytes);
