@@ -183,7 +183,10 @@ export function planPrePushHook(root: string, template: string, nodePath: string
     return nothing(`no pre-push hook written: core.hooksPath is ${shownPath(dir)}, not a folder, so git runs no hooks in this clone; to check pushes, point core.hooksPath at a folder (or unset it: git config --unset core.hooksPath) and run checkpoint init again`);
   }
   // A linked hooks folder may be shared with other repositories: never read or written through.
+  // One linked to the package's own hooks/ runs our check already: never the line to add to it.
   if (isLink(dir)) {
+    const ours = linkedHookNote(root, path, templatePath);
+    if (ours !== null) return nothing(ours);
     let target = '(unreadable)';
     try {
       target = realpathSync(dir);

@@ -236,6 +236,23 @@ describe('init beside another pre-push hook', () => {
     expect(hooks).toEqual([]);
   });
 
+  it("core.hooksPath set to a link to the package's hooks folder: the check runs (its folder resolved as the file system has it), and init says so, adding no line to the shipped hook (red team 12-07)", () => {
+    const dir = makeRepo();
+    withRemote(dir);
+    const template = readFileSync(join(ROOT, 'hooks/pre-push'), 'utf8');
+    symlinkSync(join(ROOT, 'hooks'), join(dir, '.githooks'));
+    git(dir, ['config', 'core.hooksPath', '.githooks']);
+    invalidCheckpoint(dir);
+    const push = gitTry(dir, ['push', '-q', 'origin', 'main']);
+    expect(push.status, push.stderr).toBe(1);
+    expect(push.stderr).toContain('checkpoint pre-push: push refused');
+    expect(push.stderr).not.toContain('Cannot find module');
+    const init = cli(dir, ['init']);
+    expect(init.stdout).toContain("! .githooks/pre-push runs checkpoint's check already (a link to");
+    expect(init.stdout).not.toContain('pre-push-chain');
+    expect(readFileSync(join(ROOT, 'hooks/pre-push'), 'utf8')).toBe(template);
+  });
+
   it('the template copied or linked in by hand, finding no CLI: doctor says pushes are not checked; init replaces the copy, and for the link says to remove it, never to add a line to it', () => {
     const dir = makeRepo();
     const template = readFileSync(join(ROOT, 'hooks/pre-push'), 'utf8');
