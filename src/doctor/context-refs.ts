@@ -12,9 +12,11 @@ export const REF = String.raw`(?:(?:PR|pull request|MR|merge request)(?:\s*[#!-]
 export const REF_AFTER = String.raw`\s+(?:the\s+)?(${REF})`;
 /**
  * One or more written right after the words before it, as a list (group 1): "#41 and #42",
- * "#41, #42 and PLAT-7", "PR 41 & PR 42", "#41/#42", "#41 or #42". Waiting words govern each.
+ * "#41, #42 and PLAT-7", "PR 41 & PR 42", "#41/#42", "#41 + #42", "#41 or #42", "#41 and then
+ * #42", "both PRs (#41, #42)". Waiting words govern each.
  */
-export const REFS_AFTER = String.raw`\s+(?:the\s+)?((?:${REF})(?:(?:\s*[,&/]\s*(?:(?:and|or)\s+)?|\s+(?:and|or)\s+)(?:the\s+)?(?:${REF}))*)`;
+const REF_LIST_SEP = String.raw`(?:\s*[,&/+]\s*(?:(?:and|or)\s+)?(?:(?:then|also)\s+)?|\s+(?:and|or)\s+(?:(?:then|also)\s+)?|,?\s+then\s+)`;
+export const REFS_AFTER = String.raw`\s+(?:both\s+)?(?:the\s+)?(?:(?:PRs|pull\s+requests|MRs|merge\s+requests|tickets|issues)\s+)?\(?(?:the\s+)?((?:${REF})(?:${REF_LIST_SEP}(?:the\s+)?(?:${REF}))*)`;
 
 /** Verbs of a discussion that a reference after them is where it happened ("as agreed in #127"). */
 const TALKED = String.raw`discussed|agreed|decided|settled|proposed|outlined|described|specified|documented|explained|suggested|requested|noted|mentioned|planned|sketched`;

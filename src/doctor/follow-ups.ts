@@ -21,10 +21,15 @@ export const WAITS_ON = new RegExp(String.raw`\b(?:${WAITING})` + REFS_AFTER, 'g
  */
 const AWAITED = new RegExp(
   String.raw`\b(?:(?:${WAITING}|after|when|as soon as)|after\s+(?:merging|landing|shipping|the\s+(?:merge|landing)\s+of)`
-    + String.raw`|(?:after|once|when|as soon as)\s+(?:we|you|I|they|someone)(?:['\u2019]ve|\s+have)?\s+(?:merged?|landed|land|shipped|ship))` + REFS_AFTER
-    // Waiting on a step before the landing ("Wait for #41 CI, then merge it", "until #41's review
-    // is done") is no wait for the landing: the action may be the landing itself.
-    + String.raw`(?!(?:['\u2019]s)?\s+(?:CI|checks?|reviews?|approvals?|builds?|tests?|pipelines?|sign[- ]?off)\b)`,
+    + String.raw`|(?:after|once|when|as soon as)\s+(?:we|you|I|they|someone)(?:['\u2019]ve|\s+have)?\s+(?:merged?|landed|land|shipped|ship))` + REFS_AFTER,
+  'gi',
+);
+/**
+ * Waiting on a step before the landing ("Wait for #41 CI", "until #41's review is done"): in an
+ * action that then lands "it" ("Wait for #41 CI, then merge it"), the landing is its own work.
+ */
+const BEFORE_LANDING_WAIT = new RegExp(
+  String.raw`\b(?:${WAITING}|after|when|as soon as)` + REFS_AFTER + String.raw`(?=(?:['\u2019]s)?\s+(?:CI|checks?|reviews?|approvals?|builds?|tests?|pipelines?|sign[- ]?off)\b)`,
   'gi',
 );
 /**
@@ -103,14 +108,25 @@ const UNDOES_ORIGIN = new RegExp(
  * introduced by PLAT-7". Its landing does not do this work, so is no sign of it done. Not in an
  * action that itself lands something ("Merge the fix made in #12").
  */
-const DONE_THERE = new RegExp(String.raw`\b(?:fixed|added|introduced|shipped|landed|merged|changed|built|implemented|created|released|made|renamed|moved)\s+(?:in|by|with|via|through)` + REFS_AFTER, 'gi');
+const DONE_THERE = new RegExp(
+  String.raw`\b(?:(?:fixed|added|introduced|shipped|landed|merged|changed|built|implemented|created|released|made|renamed|moved)\s+(?:in|by|with|via|through)`
+    // Or named as what it brought: "a test for the fix from #41", "document the new endpoint from #42".
+    + String.raw`|(?:the\s+)?(?:new\s+)?(?:fix(?:es)?|features?|endpoints?|changes?|options?|commands?|APIs?)\s+from)` + REFS_AFTER,
+  'gi',
+);
 const LANDS_FIRST = /^\s*(?:merge|land|ship|squash|finish|complete)\b/i;
+/** An action that takes what a request brought out again, or reworks it ("Remove the changes from #12"): review work, redone by the landing. */
+const REWORKS_FIRST = /^\s*(?:remove|drop|delete|strip|undo|rip\s+out|fix|apply|address|rework|rewrite)\b/i;
+/** A landing after a wait, of what was waited on: "…, then merge it", "… checks and merge". */
+const LANDS_AFTER_WAIT = /\b(?:then|and)\s+(?:merge|land|ship|squash)(?:\s+(?:it|them|this|that))?\s*(?:$|[.,;!)])/i;
 /**
  * Tracker bookkeeping for landed work: "Close PLAT-123 in Jira", "Move PLAT-123 to Done", "Mark
  * #41 as released". The landing leaves the ticket open; that is the work.
  */
 const TRACKER_WORK = new RegExp(
-  String.raw`\b(?:close|resolve|move|transition|mark|update)` + REF_AFTER
+  // A ticket closed ("Close PLAT-123", "Close out the Jira ticket PLAT-123"): a PR's number closed is work on the request.
+  String.raw`\bclose(?:\s+out)?\s+(?:the\s+)?(?:(?:jira|linear|youtrack)\s+)?(?:(?:ticket|issue|story|task)\s+)?([A-Z][A-Z0-9]{1,9}-\d{1,7}\b)|`
+    + String.raw`\b(?:close|resolve|move|transition|mark|update)` + REF_AFTER
     + String.raw`(?=\s+(?:(?:in|on)\s+(?:jira|linear|youtrack|asana|trello|shortcut|the\s+(?:tracker|board))|to\s+(?:["'\u201c]?)(?:done|closed|resolved|released|shipped|complete)|as\s+(?:done|closed|resolved|released|shipped|fixed|complete)))`,
   'gi',
 );
@@ -123,8 +139,12 @@ const TRACKER_WORK = new RegExp(
 function awaitedWork(text: string, repo: ThisRepo = []): Set<string> {
   const found = new Set<string>();
   const before = beforeLanding(text);
-  const follows = before ? [AWAITED, FOLLOWS_UP, UNDOES_ORIGIN] : [AWAITED, FOLLOWS_UP, CHECKS, FOLLOW_UP_OF, UNDOES_ORIGIN, RELEASE_WORK, TRACKER_WORK, ...(LANDS_FIRST.test(text) ? [] : [DONE_THERE])];
+  const follows = before ? [AWAITED, FOLLOWS_UP, UNDOES_ORIGIN] : [AWAITED, FOLLOWS_UP, CHECKS, FOLLOW_UP_OF, UNDOES_ORIGIN, RELEASE_WORK, TRACKER_WORK, ...(LANDS_FIRST.test(text) || REWORKS_FIRST.test(text) ? [] : [DONE_THERE])];
   for (const re of follows) for (const m of text.matchAll(re)) for (const r of workRefs(m[1] ?? m[2]!, repo)) found.add(r.token);
+  // Work it lands itself, by name ("…, then merge #41") or as "it" after a wait on a step before
+  // the landing ("Wait for #41 CI, then merge it"), is its own work whatever else it says.
+  for (const m of text.matchAll(LANDS_ITSELF)) for (const r of workRefs(m[1]!, repo)) found.delete(r.token);
+  if (LANDS_IT.test(text) || LANDS_AFTER_WAIT.test(text)) for (const m of text.matchAll(BEFORE_LANDING_WAIT)) for (const r of workRefs(m[1]!, repo)) found.delete(r.token);
   // "Address the review feedback from #20 once merged": after the landing of all it names, but what it lands itself.
   if (!before && LANDING_CLAUSE.test(text) && !LANDS_IT.test(text)) {
     const own = new Set([...text.matchAll(LANDS_ITSELF)].flatMap((m) => workRefs(m[1]!, repo).map((r) => r.token)));

@@ -120,6 +120,14 @@ describe('waiting on a list of work (red team 12-07: the second id was read as t
     'Cut the release once PR 41 & PR 42 land',
     'Announce it once #41, #42 and PLAT-42 have shipped',
     'Publish the SDK after #41/#42 land',
+    // As written in round 3 of the red team (12-07).
+    'once PRs #41 and #42 land, bump the version',
+    'after both #41 and #42 are merged, tag v2',
+    'once #41 + #42 land, publish',
+    'Once both PRs (#41, #42) land, announce',
+    'Once #41 and then #42 land, cut 2.0',
+    'when #41 and also #42 are merged, tag it',
+    'Wait for #41 CI to pass and #41 to land, then bump the version',
   ])('%s: both landed is when it can start, no redo', (text) => {
     expect(judged(text, [squash(41, 100), squash(42, 200)])).toEqual({ doctor: [], skipped: false });
   });
@@ -142,6 +150,12 @@ describe('work about what a landing did, and waiting on a step before it (red te
     'Close PLAT-12 in Jira',
     'Move PLAT-12 to Done',
     'Mark #12 as released in the tracker',
+    'Close PLAT-12',
+    'Close out the Jira ticket PLAT-12',
+    'Add a test for the fix from #12',
+    'Write a test covering the fix from PR #12',
+    'Document the new endpoint from #12',
+    'Wait for #12 CI, then bump the version',
   ])('%s: its landing does not do it, no redo', (text) => {
     const commits = text.includes('PLAT') ? [ticket('PLAT-12', 100)] : [squash(12, 100)];
     expect(judged(text, commits)).toEqual({ doctor: [], skipped: false });
@@ -154,6 +168,8 @@ describe('work about what a landing did, and waiting on a step before it (red te
     'Merge the fix made in #12',
     'Close #12',
     'Fix the bug in #12',
+    'Add a test for the bug fixed in #12, then merge #12',
+    'Remove the changes from #12 that review rejected',
   ])('%s: work on the request itself, redone by its landing', (text) => {
     expect(judged(text, [squash(12, 100)])).toEqual({ doctor: ['warning'], skipped: true });
   });
