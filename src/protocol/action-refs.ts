@@ -11,13 +11,21 @@ const isObj = (v: unknown): v is Obj => typeof v === 'object' && v !== null && !
 /** A key naming a pull or merge request, as the number a host gives it ("pr": 14). */
 const PR_KEY = /^(?:prs?|pull_?requests?)$/i;
 const MR_KEY = /^(?:mrs?|merge_?requests?)$/i;
+/** A key naming a ticket ("jira": "plat-123" is PLAT-123). */
+const TICKET_KEY = /^(?:tickets?|jira|issue_?keys?)$/i;
 /** A key whose text names the work ("ticket": "PLAT-7", "url": ".../pull/14"). */
 const TEXT_KEY = /^(?:prs?|pull_?requests?|mrs?|merge_?requests?|tickets?|jira|urls?|links?)$/i;
 
 /** The references `value` under `key` writes, as text the work-reference reader takes. */
 function refsOf(key: string, value: unknown): string[] {
   if (Array.isArray(value)) return value.flatMap((v) => (Array.isArray(v) ? [] : refsOf(key, v)));
-  if (typeof value === 'string') return TEXT_KEY.test(key) && value.trim() ? [value.trim()] : [];
+  if (typeof value === 'string') {
+    const text = value.trim();
+    // A request's number written as text ("pr": "41"), a ticket key in lower case ("jira": "plat-123").
+    if (/^\d{1,7}$/.test(text) && (PR_KEY.test(key) || MR_KEY.test(key))) return [`${PR_KEY.test(key) ? 'PR' : 'MR'} ${text}`];
+    if (TICKET_KEY.test(key) && /^[a-z][a-z0-9]{1,9}-\d{1,7}$/i.test(text)) return [text.toUpperCase()];
+    return TEXT_KEY.test(key) && text ? [text] : [];
+  }
   if (typeof value === 'number' && Number.isSafeInteger(value) && value > 0) {
     if (PR_KEY.test(key)) return [`PR ${value}`];
     if (MR_KEY.test(key)) return [`MR ${value}`];
