@@ -23,7 +23,7 @@ export type EntryTarget =
  */
 // `(?<!\s)`: a run of blanks is tried from its first only (a match inside one is a match from its
 // start), not from each, which took minutes on a hostile megabyte of them.
-const NOTE_START = /(?<!\s)\s+(?:\(|\u2014|\u2013|--?|#|:|->|=>|\u2192|\u21d2|\|)(?:\s|$)|(?<!\s)\s+[([]|:\s|(?<!\s)\s+(?=[\u2190-\u21ff\u2600-\u27bf\u2b00-\u2bff\ud83c-\ud83e])|(?<!\s)\s+(?=(?:[Ll]ines?|ll\.|L(?=\d))\s*\d)/;
+const NOTE_START = /(?<!\s)\s+(?:\(|\u2014|\u2013|--?|#|:|->|=>|\u2192|\u21d2|\|)(?:\s|$)|(?<!\s)\s+[([]|:\s|(?<!\s)\s+(?=[\u2190-\u21ff\u2600-\u27bf\u2b00-\u2bff\ud83c-\ud83e])|(?<!\s)\s+(?=(?:[Ll][Ii][Nn][Ee][Ss]?|ll\.|[Ll](?=\d))\s*\d)/;
 /**
  * A list's marker before an entry, as Markdown and agents write lists: "- ", "* ", "• ", "1. ",
  * "2) ", "a) ", a ticked box "[x] ", a table's leading "| ", a symbol or emoji ("✅ ", "📄 ").

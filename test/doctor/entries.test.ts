@@ -125,7 +125,7 @@ describe('generated_files entries as people write them', () => {
   });
 
   it('a place in the file written out after the path is a note (red team 12-07)', () => {
-    for (const [entry, note] of [['src/a8.ts lines 10-20', 'lines 10-20'], ['src/a9.ts line 5', 'line 5'], ['src/b1.ts L42', 'L42'], ['src/b1.ts  Lines 3–9', 'Lines 3–9']] as const) {
+    for (const [entry, note] of [['src/a8.ts lines 10-20', 'lines 10-20'], ['src/a9.ts line 5', 'line 5'], ['src/b1.ts L42', 'L42'], ['src/b1.ts  Lines 3–9', 'Lines 3–9'], ['src/a.ts LINES 10-20', 'LINES 10-20'], ['src/a.ts l42', 'l42']] as const) {
       expect(parseEntry(entry, none), entry).toEqual({ kind: 'path', path: entry.slice(0, entry.indexOf(' ')) });
       expect(entryNote(entry), entry).toBe(note);
     }
