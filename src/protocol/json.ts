@@ -519,9 +519,13 @@ export function parseJsonStrict(text: string, options: ParseOptions): Parsed {
     return fail(`the text ends inside a string ${CUT}`, start);
   };
 
+  // The end of the text, but for blanks, within `from`…`from + 16`: what a number or literal cut short leaves.
+  const endsWithin = (from: number) => n - from <= 16 && /^\s*$/.test(text.slice(from).replace(/^[\w.+-]*/, ''));
   const num = (): number => {
     const m = /^-?(?:0|[1-9]\d*)(?:\.\d+)?(?:[eE][+-]?\d+)?/.exec(text.slice(i, i + 400));
-    if (!m) return fail('invalid number');
+    if (!m) return fail(endsWithin(i) ? `the text ends inside a number ${CUT}` : 'invalid number');
+    // "12." or "1e" at the end: a number cut short, not one followed by junk.
+    if (/[.eE+-]/.test(text[i + m[0].length] ?? '') && endsWithin(i + m[0].length)) fail(`the text ends inside a number ${CUT}`, i + m[0].length);
     const v = Number(m[0]);
     if (!Number.isFinite(v)) {
       const { line, col } = position(i);
@@ -615,6 +619,9 @@ export function parseJsonStrict(text: string, options: ParseOptions): Parsed {
     }
     if (c === '-' || (c !== undefined && c >= '0' && c <= '9')) return num();
     if (c === '<' || c === '=' || c === '>') return fail(CONFLICT_REASON);
+    // "tr", "fals", "nu" at the end: a literal cut short.
+    const rest = text.slice(i, i + 8).trimEnd();
+    if (n - i <= 16 && /^\s*$/.test(text.slice(i + rest.length)) && ['true', 'false', 'null'].some((w) => w.startsWith(rest))) return fail(`the text ends inside ${quoted(rest)} (true, false or null) ${CUT}`);
     return fail(`unexpected character ${quoted(c)}`);
   };
 

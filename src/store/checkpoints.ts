@@ -206,7 +206,9 @@ export function readCheckpointKnown(root: string, path: string, known?: Known, m
     // ignoreBOM keeps a BOM in the text, so the parser accepts it and a rewrite keeps it.
     text = utf8().decode(buf);
   } catch {
-    throw new CheckpointError('E_JSON', `${display(root, path)}: not valid UTF-8`, { hint: 'checkpoints are UTF-8 JSON; re-save the file as UTF-8' });
+    // A file cut short inside a character is cut short, not saved in another encoding.
+    const cut = endsMidCharacter(buf);
+    throw new CheckpointError('E_JSON', `${display(root, path)}: not valid UTF-8${cut ? ': the text ends inside a character (cut short?)' : ''}`, { hint: cut ? 'restore the rest (git diff shows what is missing), or fix it by hand' : 'checkpoints are UTF-8 JSON; re-save the file as UTF-8' });
   }
   if (seen !== undefined) return { file: new TrustedFile(skill, path, JSON.parse(text.charCodeAt(0) === 0xfeff ? text.slice(1) : text) as JsonValue, buf, text), stat: read.stat };
   const parsed = parseCheckpointText(text, () => display(root, path));
@@ -537,4 +539,20 @@ export async function replaceCheckpointText(root: string, skill: string, path: s
     replaceText(root, path, opts.text);
     return { path };
   });
+}
+
+/** Whether `buf` is valid UTF-8 but for a character its last bytes only begin (a write cut short). */
+function endsMidCharacter(buf: Buffer): boolean {
+  let lead = buf.length - 1;
+  while (lead >= 0 && buf.length - lead <= 3 && (buf[lead]! & 0xc0) === 0x80) lead--;
+  if (lead < 0) return false;
+  const b = buf[lead]!;
+  const needs = b >= 0xf0 && b <= 0xf4 ? 4 : b >= 0xe0 && b <= 0xef ? 3 : b >= 0xc2 && b <= 0xdf ? 2 : 0;
+  if (needs === 0 || buf.length - lead >= needs) return false;
+  try {
+    utf8().decode(buf.subarray(0, lead));
+    return true;
+  } catch {
+    return false;
+  }
 }

@@ -143,6 +143,14 @@ describe('empty and truncated input', () => {
     expect(syntaxError('{"a": 1,\n').reason).toMatch(/^the text ends inside an object/);
     expect(syntaxError('{"a"').reason).toMatch(/^the text ends inside an object/);
     expect(syntaxError('{"a": [1, 2').reason).toMatch(/^the text ends inside an array/);
+    // Inside a number or a literal (red team 12-07, round 3); the same text mid-file is the syntax error.
+    expect(syntaxError('{"n": 12.').reason).toBe('the text ends inside a number (cut short?)');
+    expect(syntaxError('{"n": 1e\n').reason).toBe('the text ends inside a number (cut short?)');
+    expect(syntaxError('{"n": -').reason).toBe('the text ends inside a number (cut short?)');
+    expect(syntaxError('{"b": tr').reason).toBe('the text ends inside "tr" (true, false or null) (cut short?)');
+    expect(syntaxError('{"b": nul  \n').reason).toBe('the text ends inside "nul" (true, false or null) (cut short?)');
+    expect(syntaxError('{"n": 12.x}').reason).toBe("expected ',' or '}' in object");
+    expect(syntaxError('{"b": trux}').reason).toBe('unexpected character "t"');
     // Not at the end: the syntax error it is.
     expect(syntaxError('{"a" 1}').reason).toBe("expected ':' after property name");
     expect(syntaxError('[1 2]').reason).toBe("expected ',' or ']' in array");

@@ -112,6 +112,23 @@ describe('reading', () => {
     }
   });
 
+  it('a file cut short inside a character says so; other bytes that are not UTF-8 say to re-save it as UTF-8 (red team 12-07)', () => {
+    const message = (bytes: Buffer) => {
+      writeFileSync(file('api'), bytes);
+      try {
+        readCheckpoint(root, 'api');
+        return 'no error';
+      } catch (e) {
+        return `${(e as CheckpointError).message} | ${(e as CheckpointError).hint}`;
+      }
+    };
+    const text = Buffer.from('{"progress_summary": "caf\u00e9 \u2014');
+    for (const cut of [1, 2]) expect(message(text.subarray(0, text.length - cut))).toMatch(/^\.checkpoints\/api\.checkpoint\.json: not valid UTF-8: the text ends inside a character \(cut short\?\) \| restore the rest/);
+    expect(message(Buffer.concat([Buffer.from('{"a": "'), Buffer.from([0xff]), Buffer.from('"}')]))).toBe('.checkpoints/api.checkpoint.json: not valid UTF-8 | checkpoints are UTF-8 JSON; re-save the file as UTF-8');
+    // A Latin-1 file ends on a lone high byte too: not a cut when the bytes before it are not UTF-8 either.
+    expect(message(Buffer.from([0x7b, 0x22, 0xe9, 0x22, 0x3a, 0x20, 0x22, 0xe9]))).toMatch(/not valid UTF-8 \| checkpoints are UTF-8 JSON/);
+  });
+
   it('refuses a directory named like a checkpoint', async () => {
     mkdirSync(file('api'));
     expect(await codeOf(() => readCheckpoint(root, 'api'))).toBe('E_PATH');
