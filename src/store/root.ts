@@ -3,7 +3,7 @@
 import { pasteArg } from '../shell-words.js';
 import { existsSync, readdirSync, realpathSync, statSync } from 'node:fs';
 import { shownPath } from '../one-line.js';
-import { dirname, join, relative, resolve } from 'node:path';
+import { dirname, isAbsolute, join, relative, resolve } from 'node:path';
 import { CheckpointError } from '../errors.js';
 import { CHECKPOINT_SUFFIX } from './skill-name.js';
 
@@ -31,7 +31,9 @@ export function findGitTop(start: string): string | null {
 export function startDir(cwd: string, override?: string): string {
   const dir = override === undefined ? resolve(cwd) : resolve(cwd, override);
   try {
-    return realpathSync.native(dir);
+    // As written, not normalized first: "<link>/.." is the folder above the link's target, as the
+    // file system (and git -C) read it, not the folder holding the link.
+    return realpathSync.native(override === undefined ? cwd : isAbsolute(override) ? override : `${cwd}/${override}`);
   } catch {
     return dir;
   }

@@ -46,6 +46,9 @@ describe('-C: writes only into a project', () => {
     expect(JSON.parse((await runCli(project, ['-C', 'scratch', 'list', '--json'])).stdout)).toEqual([]);
     expect((await runCli(project, ['update', 'api', '--next_actions+=go'])).code).toBe(0);
     expect(JSON.parse((await runCli(project, ['-C', 'scratch', 'list', '--json'])).stdout)).toEqual([]);
+    // "scratch/.." is the folder above the link's target, as git -C reads it, not the project.
+    expect(JSON.parse((await runCli(project, ['-C', 'scratch/..', 'list', '--json'])).stdout)).toEqual([]);
+    expect(JSON.parse((await runCli(project, ['-C', '.', 'list', '--json'])).stdout).map((c: { skill: string }) => c.skill)).toEqual(['api']);
   });
 
   it("the hint's init command is safe to paste for a folder named with a space and a ';'", async () => {
