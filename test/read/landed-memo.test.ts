@@ -29,7 +29,7 @@ function checkpointText(actions: string[], updated = ago(119)): string {
   }), null, 2)}\n`;
 }
 
-const ACTIONS = ['Squash-merge PR #12 (rate limiting) once CI is green', 'Close PLAT-7 after the rollout', 'Write the session docs'];
+const ACTIONS = ['Squash-merge PR #12 (rate limiting) once CI is green', 'Finish PLAT-7 after the rollout', 'Write the session docs'];
 
 type Next = { text: string; skipped: string[] };
 
