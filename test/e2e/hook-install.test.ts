@@ -48,6 +48,15 @@ const invalidCheckpoint = (dir: string) => {
   commitAll(dir, 'checkpoint: api, half written');
 };
 
+/** An invalid checkpoint pushed through a hook that is reached by a link: refused by the check, never by a hook that failed to start. */
+function refusedByTheCheck(dir: string): void {
+  invalidCheckpoint(dir);
+  const push = gitTry(dir, ['push', '-q', 'origin', 'main']);
+  expect(push.status, push.stderr).toBe(1);
+  expect(push.stderr).toContain('checkpoint pre-push: push refused');
+  expect(push.stderr).not.toMatch(/not found|Cannot find module/);
+}
+
 describe('init beside another pre-push hook', () => {
   it("husky 9: leaves husky's wrapper alone, so the user's gate still runs, and the printed line adds our check", () => {
     const dir = huskyProject('echo user-gate-ran >&2\nexit 1\n');
@@ -220,11 +229,7 @@ describe('init beside another pre-push hook', () => {
     const template = readFileSync(shipped, 'utf8');
     mkdirSync(join(dir, '.git/hooks'), { recursive: true });
     symlinkSync(shipped, join(dir, '.git/hooks/pre-push'));
-    invalidCheckpoint(dir);
-    const push = gitTry(dir, ['push', '-q', 'origin', 'main']);
-    expect(push.status, push.stderr).toBe(1);
-    expect(push.stderr).toContain('checkpoint pre-push: push refused');
-    expect(push.stderr).not.toContain('not found');
+    refusedByTheCheck(dir);
     const init = cli(dir, ['init']);
     expect(init.code, init.stderr).toBe(0);
     expect(init.stdout).toContain(`! .git/hooks/pre-push runs checkpoint's check already (a link to ${realpathSync(shipped)}, run with ${join(realpathSync(ROOT), 'bin/checkpoint.js')})\n`);
@@ -242,11 +247,7 @@ describe('init beside another pre-push hook', () => {
     const template = readFileSync(join(ROOT, 'hooks/pre-push'), 'utf8');
     symlinkSync(join(ROOT, 'hooks'), join(dir, '.githooks'));
     git(dir, ['config', 'core.hooksPath', '.githooks']);
-    invalidCheckpoint(dir);
-    const push = gitTry(dir, ['push', '-q', 'origin', 'main']);
-    expect(push.status, push.stderr).toBe(1);
-    expect(push.stderr).toContain('checkpoint pre-push: push refused');
-    expect(push.stderr).not.toContain('Cannot find module');
+    refusedByTheCheck(dir);
     const init = cli(dir, ['init']);
     expect(init.stdout).toContain("! .githooks/pre-push runs checkpoint's check already (a link to");
     expect(init.stdout).not.toContain('pre-push-chain');
