@@ -108,12 +108,12 @@ const UNDOES_ORIGIN = new RegExp(
  * introduced by PLAT-7". Its landing does not do this work, so is no sign of it done. Not in an
  * action that itself lands something ("Merge the fix made in #12").
  */
-const DONE_THERE = new RegExp(
-  String.raw`\b(?:(?:fixed|added|introduced|shipped|landed|merged|changed|built|implemented|created|released|made|renamed|moved)\s+(?:in|by|with|via|through)`
-    // Or named as what it brought: "a test for the fix from #41", "document the new endpoint from #42".
-    + String.raw`|(?:the\s+)?(?:new\s+)?(?:fix(?:es)?|features?|endpoints?|changes?|options?|commands?|APIs?)\s+from)` + REFS_AFTER,
-  'gi',
-);
+const DONE_THERE = new RegExp(String.raw`\b(?:fixed|added|introduced|shipped|landed|merged|changed|built|implemented|created|released|made|renamed|moved)\s+(?:in|by|with|via|through)` + REFS_AFTER, 'gi');
+/**
+ * Or named as what it brought: "a test for the fix from #41", "document the new endpoint from
+ * #42". Not in an action that reworks it ("Remove the changes from #12"): review work.
+ */
+const BROUGHT_FROM = new RegExp(String.raw`\b(?:the\s+)?(?:new\s+)?(?:fix(?:es)?|features?|endpoints?|changes?|options?|commands?|APIs?)\s+from` + REFS_AFTER, 'gi');
 const LANDS_FIRST = /^\s*(?:merge|land|ship|squash|finish|complete)\b/i;
 /** An action that takes what a request brought out again, or reworks it ("Remove the changes from #12"): review work, redone by the landing. */
 const REWORKS_FIRST = /^\s*(?:remove|drop|delete|strip|undo|rip\s+out|fix|apply|address|rework|rewrite)\b/i;
@@ -139,7 +139,8 @@ const TRACKER_WORK = new RegExp(
 function awaitedWork(text: string, repo: ThisRepo = []): Set<string> {
   const found = new Set<string>();
   const before = beforeLanding(text);
-  const follows = before ? [AWAITED, FOLLOWS_UP, UNDOES_ORIGIN] : [AWAITED, FOLLOWS_UP, CHECKS, FOLLOW_UP_OF, UNDOES_ORIGIN, RELEASE_WORK, TRACKER_WORK, ...(LANDS_FIRST.test(text) || REWORKS_FIRST.test(text) ? [] : [DONE_THERE])];
+  const lands = LANDS_FIRST.test(text);
+  const follows = before ? [AWAITED, FOLLOWS_UP, UNDOES_ORIGIN] : [AWAITED, FOLLOWS_UP, CHECKS, FOLLOW_UP_OF, UNDOES_ORIGIN, RELEASE_WORK, TRACKER_WORK, ...(lands ? [] : [DONE_THERE]), ...(lands || REWORKS_FIRST.test(text) ? [] : [BROUGHT_FROM])];
   for (const re of follows) for (const m of text.matchAll(re)) for (const r of workRefs(m[1] ?? m[2]!, repo)) found.add(r.token);
   // Work it lands itself, by name ("…, then merge #41") or as "it" after a wait on a step before
   // the landing ("Wait for #41 CI, then merge it"), is its own work whatever else it says.

@@ -156,6 +156,7 @@ describe('work about what a landing did, and waiting on a step before it (red te
     'Write a test covering the fix from PR #12',
     'Document the new endpoint from #12',
     'Wait for #12 CI, then bump the version',
+    'Fix the flaky test added in #12',
   ])('%s: its landing does not do it, no redo', (text) => {
     const commits = text.includes('PLAT') ? [ticket('PLAT-12', 100)] : [squash(12, 100)];
     expect(judged(text, commits)).toEqual({ doctor: [], skipped: false });
