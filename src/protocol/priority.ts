@@ -106,29 +106,34 @@ export interface ActionChoice {
 export const MARKED_DONE = 'marked done in the checkpoint (the next `checkpoint done` moves it to recently_done with the action it completes)';
 
 
-/** `landedEvidence(text)` returns a description of the landing, or null when not landed. */
-/**
- * Every queued action git shows landed or the checkpoint marks done, in order, each as
- * chooseAction lists the ones it skips (that list stops at the first open action): status marks
- * all it shows.
- */
-export function actionsLanded(cp: Checkpoint, landedEvidence: (text: string) => string | null): ActionChoice['landed'] {
-  const actions = Array.isArray(cp.next_actions) ? cp.next_actions : [];
-  return actions.flatMap((a, index) => {
-    const text = actionText(a);
-    const evidence = markedDone(a) ? MARKED_DONE : landedEvidence(text);
-    return evidence === null ? [] : [{ index, text, evidence }];
-  });
+/** Why git or the checkpoint takes action `a` as done (its landing, or MARKED_DONE), else null: one rule for chooseAction and actionsLanded. */
+function doneEvidence(a: NextAction, landedEvidence: (text: string) => string | null): string | null {
+  return markedDone(a) ? MARKED_DONE : landedEvidence(actionText(a));
 }
 
+/**
+ * The first action neither landed nor marked done, and those skipped before it.
+ * `landedEvidence(text)` returns a description of the landing, or null when not landed.
+ */
 export function chooseAction(cp: Checkpoint, landedEvidence: (text: string) => string | null): ActionChoice {
   const actions = Array.isArray(cp.next_actions) ? cp.next_actions : [];
   const landed: ActionChoice['landed'] = [];
   for (let i = 0; i < actions.length; i++) {
-    const text = actionText(actions[i]!);
-    const evidence = markedDone(actions[i]) ? MARKED_DONE : landedEvidence(text);
+    const evidence = doneEvidence(actions[i]!, landedEvidence);
     if (evidence === null) return { action: actions[i]!, index: i, landed, reconcile: false };
-    landed.push({ index: i, text, evidence });
+    landed.push({ index: i, text: actionText(actions[i]!), evidence });
   }
   return { action: null, index: -1, landed, reconcile: landed.length > 0 };
+}
+
+/**
+ * Every queued action git shows landed or the checkpoint marks done, in order, as chooseAction
+ * lists the ones it skips (that list stops at the first open action): status marks all it shows.
+ */
+export function actionsLanded(cp: Checkpoint, landedEvidence: (text: string) => string | null): ActionChoice['landed'] {
+  const actions = Array.isArray(cp.next_actions) ? cp.next_actions : [];
+  return actions.flatMap((a, index) => {
+    const evidence = doneEvidence(a, landedEvidence);
+    return evidence === null ? [] : [{ index, text: actionText(a), evidence }];
+  });
 }

@@ -255,7 +255,6 @@ export function readCheckpointFor(root: string, skill: string, act: string, maxB
   }
 }
 
-/** `act`: what a write would do (MutateOptions.act): a checkpoint gone or conflicted mid-merge is then refused as such, not as "no checkpoint" or a JSON error. */
 /**
  * The refusal for a checkpoint file that holds JSON but not an object (`[]`, a string): the same
  * line from every command, with the two ways out that work (no `update` of a field: it refuses too).
@@ -266,6 +265,7 @@ export function notAnObject(skill: string): CheckpointError {
   });
 }
 
+/** `act`: what a write would do (MutateOptions.act): a checkpoint gone or conflicted mid-merge is then refused as such, not as "no checkpoint" or a JSON error. */
 export function requireCheckpoint(root: string, skill: string, maxBytes?: number, act?: string): CheckpointFile {
   const file = act === undefined ? readCheckpoint(root, skill, maxBytes) : readCheckpointFor(root, skill, act, maxBytes);
   if (!file) {
