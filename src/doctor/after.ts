@@ -320,3 +320,8 @@ export function descendsFrom(commits: readonly CommitInfo[], commit: CommitInfo,
   }
   return false;
 }
+
+/** Whether merge `merge` brought commit `sha` in from a side it merged (the history of a parent after its first): that change is the merge's on HEAD's line. */
+export function broughtInBy(commits: readonly CommitInfo[], merge: CommitInfo, sha: string): boolean {
+  return merge.parents.length > 1 && descendsFrom(commits, { ...merge, parents: merge.parents.slice(1) }, sha);
+}

@@ -16,7 +16,7 @@ import { shellQuote } from '../install/driver-command.js';
 import type { Finding } from './types.js';
 import { lookupVerified, type Evidence } from './evidence.js';
 import { mayPrecedeUnzonedSave, queuedAt, toSeconds, UNZONED_SAVE } from './instants.js';
-import { descendsFrom } from './after.js';
+import { broughtInBy, descendsFrom } from './after.js';
 import { actionLandings } from './follow-ups.js';
 import { waitLandings } from './blocker-waits.js';
 import { withActionRefs, workTexts } from '../protocol/action-refs.js';
@@ -758,7 +758,7 @@ function missingFile(rel: string, path: string, cp: Checkpoint, ctx: FileContext
         const to = by.changes.find((ch) => ch.status === 'R' && ch.from === rel)?.path;
         // A merge that brought a removal in from the other side: the commit that made it, which
         // says why, and the merge by name (a merge's own removal has no such commit).
-        const made = !to && by.parents.length > 1 ? touching.map((i) => commits[i]!).find((c) => c.parents.length < 2 && removes(c, rel) && descendsFrom(commits, by, c.sha)) : undefined;
+        const made = !to && by.parents.length > 1 ? touching.map((i) => commits[i]!).find((c) => c.parents.length < 2 && removes(c, rel) && broughtInBy(commits, by, c.sha)) : undefined;
         if (made) {
           return {
             ...base, level: 'warning',

@@ -3,7 +3,7 @@ import { readdirSync } from 'node:fs';
 import { relative, sep } from 'node:path';
 import type { Checkpoint } from '../protocol/types.js';
 import type { CommitInfo, EngineName, GitHistory } from '../git/types.js';
-import { descendsFrom } from './after.js';
+import { broughtInBy } from './after.js';
 import { newestByGraph } from '../git/normalize.js';
 import { atOneHead } from '../git/commit-cache.js';
 import { holdCacheWrites } from '../git/cache-files.js';
@@ -245,7 +245,7 @@ async function doctor(opts: DoctorOptions): Promise<DoctorReport> {
   if (ranges) {
     // A push is judged as pushed: the work tree's findings are printed and never block.
     const tips = evidence.history ? await judgePushedTips(opts.root, opts.now, evidence, sent) : { findings: [], commits: [] };
-    return { findings: mergePushed(findings, tips.findings, broughtInBy(evidence.commits)), pushed: tips.commits.length, checkpoints: counted(loaded), engine: evidence.history?.engine ?? null, head: evidence.head?.sha ?? null };
+    return { findings: mergePushed(findings, tips.findings, broughtInBySha(evidence.commits)), pushed: tips.commits.length, checkpoints: counted(loaded), engine: evidence.history?.engine ?? null, head: evidence.head?.sha ?? null };
   }
   return { findings: judge(findings, null, relOf), pushed: null, checkpoints: counted(loaded), engine: evidence.history?.engine ?? null, head: evidence.head?.sha ?? null };
 }
@@ -461,16 +461,13 @@ function listed(items: readonly string[]): string {
   return items.length <= 3 ? items.join(', ') : `${items.slice(0, 3).join(', ')} and ${items.length - 3} more`;
 }
 
-/**
- * Whether the merge `merge` brought commit `sha` in from a side it merged (the history of a parent
- * after its first): its change is the merge's on HEAD's line. False for a commit not walked.
- */
-function broughtInBy(commits: readonly CommitInfo[]): (merge: string, sha: string) => boolean {
+/** broughtInBy for a merge named by its sha: false for one not walked. */
+function broughtInBySha(commits: readonly CommitInfo[]): (merge: string, sha: string) => boolean {
   let bySha: Map<string, CommitInfo> | null = null;
   return (merge, sha) => {
     bySha ??= new Map(commits.map((c) => [c.sha, c]));
     const m = bySha.get(merge);
-    return m !== undefined && m.parents.length > 1 && descendsFrom(commits, { ...m, parents: m.parents.slice(1) }, sha);
+    return m !== undefined && broughtInBy(commits, m, sha);
   };
 }
 
