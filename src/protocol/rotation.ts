@@ -26,8 +26,37 @@ export function rotationLogPaths(doc: unknown, extra: ExtraLogRules = []): strin
   return rotatableLogPaths(doc, extra).filter((p) => !samePath(p, ROTATION_POINTER_PATH));
 }
 
+/**
+ * A log's name in a rotation file: its keys joined by dots, a key holding a dot (or opening with a
+ * quote) written as a JSON string, so `skill_state."deploy.prod".run_history` and
+ * `skill_state.deploy.prod.run_history` name two logs and restore puts each back in its own.
+ */
 export function dottedPath(path: readonly string[]): string {
-  return path.join('.');
+  return path.map((key) => (key.includes('.') || key.startsWith('"') ? JSON.stringify(key) : key)).join('.');
+}
+
+/**
+ * The keys of a log name that quotes one (`a."b.c".d`), or null: a name without quotes (files
+ * written before keys were quoted too) is read against the checkpoint's keys by logPathIn.
+ */
+function quotedKeys(dotted: string): string[] | null {
+  if (!dotted.includes('"')) return null;
+  const keys: string[] = [];
+  for (let rest = dotted; ; rest = rest.slice(1)) {
+    const quoted = /^"(?:[^"\\]|\\.)*"/.exec(rest);
+    let key: unknown = /^[^."]*/.exec(rest)![0];
+    if (quoted) {
+      try {
+        key = JSON.parse(quoted[0]);
+      } catch {
+        return null;
+      }
+    }
+    keys.push(key as string);
+    rest = rest.slice(quoted ? quoted[0].length : (key as string).length);
+    if (rest === '') return keys;
+    if (rest[0] !== '.') return null;
+  }
 }
 
 /**
@@ -333,13 +362,16 @@ export interface RestoredLog {
 }
 
 /**
- * The path in `doc` of the log a rotation file names by its dotted path. A key may hold a dot
- * itself (skill_state["api.example.com"].run_history is written
- * "skill_state.api.example.com.run_history"), so the dotted path is read against the keys `doc`
- * has: the path to a list it holds, else the one that goes deepest through its objects (the rest
- * split on dots: a log that is gone is made there).
+ * The path in `doc` of the log a rotation file names by its dotted path: the keys it quotes as
+ * written. A name without quotes may still hold a key with a dot (files rotated before such keys
+ * were quoted wrote skill_state["api.example.com"].run_history as
+ * "skill_state.api.example.com.run_history"), so it is read against the keys `doc` has: the path
+ * to a list it holds, else the one that goes deepest through its objects (the rest split on dots:
+ * a log that is gone is made there).
  */
 export function logPathIn(doc: JsonObject, dotted: string): string[] {
+  const exact = quotedKeys(dotted);
+  if (exact) return exact;
   let best: { path: string[]; list: boolean; depth: number } | null = null;
   const consider = (path: string[], list: boolean, depth: number) => {
     if (!best || (list && !best.list) || (list === best.list && depth > best.depth)) best = { path, list, depth };

@@ -25,6 +25,20 @@ describe('rotate and restore over a hand-kept folder', () => {
     expect(read(dir, CP)).toBe(text);
   });
 
+  it('two logs whose dotted names read alike (skill_state["deploy.prod"].run_history and skill_state.deploy.prod.run_history) each come back to their own', async () => {
+    const dir = makeRepo();
+    const runs = (k: string) => Array.from({ length: 4 }, (_, i) => ({ [k]: i }));
+    const text = `${JSON.stringify(checkpointDoc({ skill: 'api', skill_state: { 'deploy.prod': { run_history: runs('n') }, deploy: { prod: { run_history: runs('m') } } } }), null, 4)}\n`;
+    write(dir, CP, text);
+    const r = await runCli(dir, ['rotate', 'api', '--keep', '1']);
+    expect(r.code, r.stderr).toBe(0);
+    const [file] = history(dir);
+    expect(Object.keys(JSON.parse(read(dir, `.checkpoints/history/${file}`)).entries).sort()).toEqual(['skill_state."deploy.prod".run_history', 'skill_state.deploy.prod.run_history']);
+    const back = await runCli(dir, ['restore', file!]);
+    expect(back.code, back.stderr).toBe(0);
+    expect(read(dir, CP)).toBe(text);
+  });
+
   it('a rotation killed before its checkpoint write, whose rotation file the user then threw away, loses nothing on the next rotate', async () => {
     const dir = makeRepo();
     const runs = Array.from({ length: 8 }, (_, i) => ({ id: `r${i}` }));
