@@ -36,50 +36,85 @@ const SEP = /^={7,}\r?$/;
 const CLOSE = /^>{7,}(?: |$)/;
 const label = (bare: string) => bare.replace(/^(.)\1{6,} ?/, '').replace(/\r$/, '');
 
+/**
+ * Whether any line is a conflict marker. One marker alone counts: a block whose closing line a
+ * hand edit deleted is still a conflict, and no line of JSON can start so.
+ */
 export function hasConflictMarkers(text: string): boolean {
-  return text.split('\n').some((l) => OPEN.test(l)) && text.split('\n').some((l) => CLOSE.test(l));
+  return text.split('\n').some((l) => OPEN.test(l) || CLOSE.test(l) || BASE.test(l) || SEP.test(l));
 }
 
-/** The text cut at its markers (no blocks: one segment), or null when they are malformed or nested. */
+/** Where marked text stops reading as blocks: the 1-based line and what is wrong there. */
+export interface MarkerProblem {
+  line: number;
+  reason: string;
+}
+
+/** The text cut at its markers (no blocks: one segment), or null when they are malformed (see markerProblem). */
 export function parseMarkedText(text: string): MarkedText | null {
+  const read = readMarkers(text);
+  return 'line' in read ? null : read;
+}
+
+/** Where the markers of `text` are malformed, or null when they read as blocks (or there are none). */
+export function markerProblem(text: string): MarkerProblem | null {
+  const read = readMarkers(text);
+  return 'line' in read ? read : null;
+}
+
+/**
+ * A block closes with markers as long as the one that opened it: git writes the conflicts of a
+ * criss-cross merge's virtual base (inside a diff3 base section) with markers two longer, which
+ * are that section's text. Any other marker out of place is a slip.
+ */
+function readMarkers(text: string): MarkedText | MarkerProblem {
   const segments: (string | MarkedBlock)[] = [];
   let common = '';
   let block: { ours: string; base: string | null; theirs: string; raw: string } | null = null;
   let state: 'common' | 'ours' | 'base' | 'theirs' = 'common';
+  let size = 0;
+  let opened = 0;
   let own = true;
   let blocks = 0;
+  let lineNo = 0;
+  const sized = (bare: string) => /^(.)\1*/.exec(bare)![0].length === size;
   for (const line of text.split(/(?<=\n)/)) {
+    lineNo++;
     const bare = line.replace(/\r?\n$/, '');
-    if (OPEN.test(bare)) {
-      if (state !== 'common') return null;
-      if (common) segments.push(common);
-      common = '';
-      block = { ours: '', base: null, theirs: '', raw: line };
-      own &&= label(bare) === DEFAULT_LABELS.ours;
-      state = 'ours';
-      blocks++;
-      continue;
-    }
     if (state === 'common') {
-      common += line;
+      if (OPEN.test(bare)) {
+        if (common) segments.push(common);
+        common = '';
+        block = { ours: '', base: null, theirs: '', raw: line };
+        own &&= label(bare) === DEFAULT_LABELS.ours;
+        state = 'ours';
+        size = /^<+/.exec(bare)![0].length;
+        opened = lineNo;
+        blocks++;
+      } else if (CLOSE.test(bare) || BASE.test(bare) || SEP.test(bare)) {
+        return { line: lineNo, reason: `a ${bare[0]!.repeat(7)} marker outside any conflict block (its <<<<<<< line is missing)` };
+      } else common += line;
       continue;
     }
     block!.raw += line;
-    if (BASE.test(bare) && state === 'ours') {
+    const marker = [OPEN, BASE, SEP, CLOSE].some((re) => re.test(bare)) && sized(bare);
+    if (marker && BASE.test(bare) && state === 'ours') {
       state = 'base';
       block!.base = '';
       own &&= label(bare) === DEFAULT_LABELS.base;
-    } else if (SEP.test(bare) && (state === 'ours' || state === 'base')) {
+    } else if (marker && SEP.test(bare) && (state === 'ours' || state === 'base')) {
       state = 'theirs';
-    } else if (CLOSE.test(bare) && state === 'theirs') {
+    } else if (marker && CLOSE.test(bare) && state === 'theirs') {
       own &&= label(bare) === DEFAULT_LABELS.theirs;
       segments.push(block!);
       state = 'common';
+    } else if (marker) {
+      return { line: lineNo, reason: `the conflict block opened at line ${opened} is not closed before this ${bare[0]!.repeat(7)} marker (a marker line is missing)` };
     } else {
       block![state] = (block![state] ?? '') + line;
     }
   }
-  if (state !== 'common') return null;
+  if (state !== 'common') return { line: opened, reason: `the conflict block opened here is never closed (its ${state === 'theirs' ? '>>>>>>>' : '======='} line is missing)` };
   if (common) segments.push(common);
   return { segments, blocks, own: own && blocks > 0 };
 }

@@ -227,6 +227,37 @@ describe('resolve takes a merge up from the file, never over what is settled', (
     expect((await runCli(dir, ['resolve', '--ours', 'phase', '--theirs', 'step', '--add'])).code).toBe(0);
   });
 
+  it('a block whose closing line a hand edit deleted: the place is named and the file, with its edits, is never merged over from the stages (red team, 12-07)', async () => {
+    const dir = twoConflicts();
+    const broken = read(dir, FILE).replace(/^>{7} theirs\n/m, '').replace('"progress_summary": "Working."', '"progress_summary": "HAND EDIT"');
+    write(dir, FILE, broken);
+    const open = broken.split('\n').findIndex((l) => l.startsWith('<<<<<<<')) + 1;
+    for (const args of [['resolve'], ['resolve', '--theirs', 'phase', '--add'], ['resolve', '--ours', 'phase', '--ours', 'step', '--add']]) {
+      const r = await runCli(dir, args);
+      expect(r.code, args.join(' ')).toBe(1);
+      expect(r.stderr).toContain(`${FILE}:`);
+      expect(r.stderr).toMatch(/not closed|never closed/);
+      expect(r.stderr).toContain(`git checkout --merge -- '${FILE}'`);
+      expect(read(dir, FILE)).toBe(broken);
+      expect(git(dir, ['status', '--porcelain'])).toMatch(/^UU /m);
+    }
+    // The next block's opening line is where the first one shows it was never closed.
+    const next = broken.split('\n').findIndex((l, i) => i >= open && l.startsWith('<<<<<<<')) + 1;
+    expect((await runCli(dir, ['resolve'])).stderr).toContain(`:${next}: the conflict block opened at line ${open} is not closed before this <<<<<<< marker`);
+    expect((await runCli(dir, ['resolve', '--check'])).stdout).toContain(`${FILE} holds merge conflict markers`);
+  });
+
+  it("git's own line markers with a hand edit beside them: the edit is kept, the file's sides merged (red team, 12-07)", async () => {
+    const dir = phaseConflict();
+    const edited = read(dir, FILE).replace('"progress_summary": "Working."', '"progress_summary": "HAND EDIT"');
+    expect(edited).toContain('HAND EDIT');
+    write(dir, FILE, edited);
+    const r = await runCli(dir, ['resolve', '--theirs', 'phase', '--add']);
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stdout).toContain('resolved from markers');
+    expect(load(dir)).toMatchObject({ phase: 'audit', progress_summary: 'HAND EDIT' });
+  });
+
   it('a block whose base section was deleted by hand is still read from the file: what was settled elsewhere stays', async () => {
     // Red team s21: two-way markers in one block made resolve merge again from git's stages,
     // and the value settled by hand elsewhere in the file was gone.

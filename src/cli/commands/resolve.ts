@@ -3,7 +3,7 @@ import { lstatSync } from 'node:fs';
 import { CheckpointError, isCheckpointError } from '../../errors.js';
 import { compileExtraLogs, type PolicyRule } from '../../protocol/fields.js';
 import { mergeCheckpointTexts, type MergeTextsResult } from '../../merge/driver.js';
-import { joinSides, parseMarkedText } from '../../merge/markers.js';
+import { joinSides, markerProblem, parseMarkedText, type MarkedText } from '../../merge/markers.js';
 import { mergeMarkedText } from '../../merge/settle-markers.js';
 import { introducedErrors, type FileContent } from '../../protocol/file-validation.js';
 import { JsonSyntaxError, parseJson } from '../../protocol/json.js';
@@ -190,10 +190,17 @@ function planOne(root: string, file: ResolvableFile, extraRules: PolicyRule[], s
     return { ...kept, outcome: { ...kept.outcome, status: add ? 'resolved' : 'deleted-on-one-side', deleted: stages.deleted } };
   }
   const plan = (source: Source, result: MergeTextsResult, mergedFrom: string[]) => fromMerge(file, source, result, mergedFrom, requested, onDisk);
+  // Markers a hand edit broke (a closing line deleted): the file is someone's work in progress,
+  // never replaced by a merge of the stages; the place, and git's way back.
+  if (!marked && stages) {
+    const slip = markerProblem(onDisk)!;
+    return { file, outcome: { path: rel, status: 'unparseable', messages: [`checkpoint: ${rel}:${slip.line}: ${slip.reason}: mend the markers by hand, then run resolve again; or start again from git's conflict (this drops the file's edits): git checkout --merge -- ${shellQuote(rel)}`] }, unmatched: [] };
+  }
   // The file is the truth once it differs from what git left: markers we wrote (the driver's,
   // or an earlier resolve's) are taken up where they are, so nothing settled is merged again.
-  // Git's own line markers, while git still holds the stages, are merged from those.
-  if (marked && marked.blocks > 0 && (marked.own || !stages)) {
+  // Git's own line markers, while git still holds the stages and the file is as git left it, are
+  // merged from those; edited around or inside them, the file's sides are merged.
+  if (marked && marked.blocks > 0 && (marked.own || !stages || editedSinceGit(marked, stages))) {
     // Broken outside the blocks (a hand edit while settling): that place, and git's way back.
     const slip = handSlipIn(marked.segments);
     if (slip !== null) {
@@ -229,6 +236,18 @@ function fromMerge(file: ResolvableFile, source: Source, result: MergeTextsResul
   // Invalid without a conflict: writing it unmarked would let it pass `resolve --check`.
   if (result.conflicts.length === 0) return { file, outcome: outcome('invalid'), unmatched };
   return { file, text, mergedFrom, onDisk, outcome: outcome('conflict'), unmatched };
+}
+
+/**
+ * Whether someone wrote in a file git's line merge left: a line (markers aside) that none of the
+ * stages holds. Git's merge only copies lines (taking one side's clean hunks, hence no side whole),
+ * so a new line is an edit, line ends aside (a work tree written with CRLF by core.autocrlf).
+ */
+function editedSinceGit(marked: MarkedText, stages: { base: string | null; ours: string; theirs: string }): boolean {
+  const linesOf = (t: string) => t.replace(/\r\n/g, '\n').split('\n');
+  const staged = new Set([stages.base ?? '', stages.ours, stages.theirs].flatMap(linesOf));
+  const sides = joinSides(marked.segments);
+  return [sides.ours, sides.base ?? '', sides.theirs].some((side) => linesOf(side).some((line) => !staged.has(line)));
 }
 
 /** The parsed value of `text`, or undefined. */
