@@ -347,6 +347,17 @@ describe('resolve takes a merge up from the file, never over what is settled', (
     expect(git(dir, ['show', `:0:${FILE}`])).toBe(theirs);
   });
 
+  it('every conflict settled as ours, then resolve again: a merge that took our side of each collision, never a driver that did not run (red team, 12-07)', async () => {
+    const dir = twoConflicts();
+    expect((await runCli(dir, ['resolve', '--ours', 'phase', '--ours', 'step'])).code).toBe(0);
+    const settled = read(dir, FILE);
+    const r = await runCli(dir, ['resolve']);
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stdout).toContain(`${FILE}: ✓ already resolved in the file`);
+    expect(r.stdout + r.stderr).not.toMatch(/side alone|did not run|install-driver|checkout --merge/);
+    expect(read(dir, FILE)).toBe(settled);
+  });
+
   it('a file settled entirely by hand is checked and staged as it is, never merged again', async () => {
     const dir = twoConflicts();
     const mine = `${JSON.stringify(cp({ phase: 'by-hand', step: 'mine', next_actions: ['first', 'second'], progress_summary: 'Settled 8.0 by hand.' }), null, 4)}\n`;

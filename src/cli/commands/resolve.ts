@@ -216,7 +216,7 @@ function planOne(root: string, file: ResolvableFile, extraRules: PolicyRule[], s
   }
   if (stages) {
     if (!marked || marked.blocks > 0) return plan('stages', mergeCheckpointTexts({ ...stages, extraRules, fileName: rel, settle, keepLayout }), [stages.ours, stages.theirs]);
-    return oneSideOnly(settledFile(file, onDisk, [stages.ours, stages.theirs], requested), onDisk, stages);
+    return oneSideOnly(settledFile(file, onDisk, [stages.ours, stages.theirs], requested), onDisk, stages, extraRules);
   }
   if (!marked) return { file, outcome: { path: rel, status: 'unparseable', messages: [`checkpoint: ${rel}: its conflict markers are nested or unclosed and git holds no stages to merge from: settle it by hand`] }, unmatched: requested };
   // No markers: settled already (by hand or an earlier run); if git still calls it unmerged, check it before it is staged.
@@ -265,7 +265,7 @@ function valueOf(text: string): JsonValue | undefined {
  * Still staged by --add (taking one side whole is a choice), but never called merged: the other
  * side's changes are named as missing, with the way to merge them.
  */
-function oneSideOnly(plan: Plan, onDisk: string, stages: { ours: string; theirs: string }): Plan {
+function oneSideOnly(plan: Plan, onDisk: string, stages: { base: string | null; ours: string; theirs: string }, extraRules: PolicyRule[]): Plan {
   if (plan.outcome.status !== 'resolved') return plan;
   const [mine, ours, theirs] = [valueOf(onDisk), valueOf(stages.ours), valueOf(stages.theirs)];
   // One side git could not give as JSON (saved as UTF-16 by an editor, binary): the driver left
@@ -280,7 +280,7 @@ function oneSideOnly(plan: Plan, onDisk: string, stages: { ours: string; theirs:
   }
   if (mine === undefined || ours === undefined || theirs === undefined || jsonEqual(ours, theirs)) return plan;
   const side = jsonEqual(mine, ours) ? 'ours' : jsonEqual(mine, theirs) ? 'theirs' : undefined;
-  if (side === undefined) return plan;
+  if (side === undefined || mergeSettledAs(side, stages, plan.file.rel, extraRules, mine)) return plan;
   const rel = plan.file.rel;
   // Ours alone may be a driver that did not run (its install gone); theirs alone only a side taken on purpose.
   const hint =
@@ -288,6 +288,19 @@ function oneSideOnly(plan: Plan, onDisk: string, stages: { ours: string; theirs:
       ? `checkpoint: ${rel}: to merge the other side in (the merge driver did not run or failed: \`checkpoint doctor\` checks it): checkpoint install-driver, then git checkout --merge -- ${rel}, then checkpoint resolve; --add stages it as it is`
       : `checkpoint: ${rel}: to merge ours back in: git checkout --merge -- ${rel}, then checkpoint resolve; --add stages it as it is`;
   return { ...plan, outcome: { ...plan.outcome, oneSide: side, messages: [...plan.outcome.messages, hint] } };
+}
+
+/**
+ * Whether `value` is the semantic merge of the stages with every conflict settled as `side`: a
+ * merge whose other side changed only what collided (settled with resolve --ours, or by hand),
+ * which holds that side's value whole and still misses nothing.
+ */
+function mergeSettledAs(side: 'ours' | 'theirs', stages: { base: string | null; ours: string; theirs: string }, fileName: string, extraRules: PolicyRule[], value: JsonValue): boolean {
+  const merged = mergeCheckpointTexts({ ...stages, extraRules, fileName });
+  if (merged.status !== 'conflict' || !merged.conflicts.length) return false;
+  const settled = mergeCheckpointTexts({ ...stages, extraRules, fileName, settle: { [side]: merged.conflicts.map((c) => c.display) } });
+  const result = settled.status === 'clean' && settled.text !== undefined ? valueOf(settled.text) : undefined;
+  return result !== undefined && jsonEqual(result, value);
 }
 
 /** A file without markers git still calls unmerged: resolved by hand, so checked (as a merge result of `sides`) and never merged again. */
