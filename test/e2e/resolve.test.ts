@@ -358,6 +358,24 @@ describe('resolve takes a merge up from the file, never over what is settled', (
     expect(read(dir, FILE)).toBe(settled);
   });
 
+  it("a one-line checkpoint without a final newline (Python's json.dump) settled from the driver's markers ends as ours did (red team, 12-07)", async () => {
+    const dir = makeRepo();
+    expect(cli(dir, ['install-driver']).code).toBe(0);
+    const oneLine = (over: Record<string, unknown>) => JSON.stringify(cp(over)).replace(/,"/g, ', "').replace(/":/g, '": ');
+    write(dir, FILE, oneLine({}));
+    commitAll(dir, 'base');
+    git(dir, ['checkout', '-q', '-b', 'other']);
+    write(dir, FILE, oneLine({ phase: 'audit' }));
+    commitAll(dir, 'other session');
+    git(dir, ['checkout', '-q', 'main']);
+    write(dir, FILE, oneLine({ phase: 'deploy' }));
+    commitAll(dir, 'main session');
+    expect(gitTry(dir, ['merge', '-q', 'other']).status).not.toBe(0);
+    expect((await runCli(dir, ['resolve', '--ours', 'phase', '--add'])).code).toBe(0);
+    expect(read(dir, FILE)).toBe(oneLine({ phase: 'deploy' }));
+    expect(git(dir, ['diff', '--cached', 'HEAD', '--', FILE])).toBe('');
+  });
+
   it('a file settled entirely by hand is checked and staged as it is, never merged again', async () => {
     const dir = twoConflicts();
     const mine = `${JSON.stringify(cp({ phase: 'by-hand', step: 'mine', next_actions: ['first', 'second'], progress_summary: 'Settled 8.0 by hand.' }), null, 4)}\n`;

@@ -212,7 +212,7 @@ function planOne(root: string, file: ResolvableFile, extraRules: PolicyRule[], s
     const sides = joinSides(marked.segments);
     const base = stages ? stages.base : !marked.own && sides.base === null ? committedMergeBase(root, rel) : undefined;
     const result = mergeMarkedText({ marked, base, staged: stages, extraRules, fileName: rel, settle, keepLayout });
-    return plan('markers', result, [sides.ours, sides.theirs]);
+    return plan('markers', stages ? endingAsOurs(result, stages.ours) : result, [sides.ours, sides.theirs]);
   }
   if (stages) {
     if (!marked || marked.blocks > 0) return plan('stages', mergeCheckpointTexts({ ...stages, extraRules, fileName: rel, settle, keepLayout }), [stages.ours, stages.theirs]);
@@ -248,6 +248,16 @@ function editedSinceGit(marked: MarkedText, stages: { base: string | null; ours:
   const staged = new Set([stages.base ?? '', stages.ours, stages.theirs].flatMap(linesOf));
   const sides = joinSides(marked.segments);
   return [sides.ours, sides.base ?? '', sides.theirs].some((side) => linesOf(side).some((line) => !staged.has(line)));
+}
+
+/**
+ * A marker needs a line end after the line before it, which ours may not have had at the end of
+ * the file (a one-line checkpoint json.dump wrote): once no marker is left, the file ends as ours'
+ * stage does, as the driver's clean merge would have.
+ */
+function endingAsOurs(result: MergeTextsResult, ours: string): MergeTextsResult {
+  const end = result.status === 'clean' && result.text !== undefined && !ours.endsWith('\n') ? /\r?\n$/.exec(result.text) : null;
+  return end ? { ...result, text: result.text!.slice(0, -end[0].length) } : result;
 }
 
 /** The parsed value of `text`, or undefined. */
