@@ -121,6 +121,19 @@ describe('show without a skill over a checkpoint that does not parse (red team s
     expect(r.stderr).not.toContain('not changed');
   });
 
+  it('a misnamed *.checkpoint.json (Deploy-Ops) is named, never dropped into a silent {} (red team, 12-07)', async () => {
+    const dir = makeRepo();
+    dirs.push(dir);
+    write(dir, '.checkpoints/Deploy-Ops.checkpoint.json', API);
+    const r = await runCli(dir, ['show']);
+    expect(r.code).toBe(1);
+    expect(r.stdout).toBe('{}\n');
+    expect(r.stderr).toMatch(/^checkpoint: not shown: Deploy-Ops needs repair: \.checkpoints\/Deploy-Ops\.checkpoint\.json: "Deploy-Ops" is not a valid skill name/);
+    const json = await runCli(dir, ['show', '--json']);
+    expect(json.code).toBe(1);
+    expect(JSON.parse(json.stdout)[ERRORS_MEMBER]).toEqual([expect.objectContaining({ skill: 'Deploy-Ops' })]);
+  });
+
   it('--json: an _errors member shaped as status --json names them (broken), the readable texts exact, exit 1', async () => {
     const dir = mangled();
     const r = await runCli(dir, ['show', '--json']);

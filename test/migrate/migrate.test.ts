@@ -263,6 +263,17 @@ describe('checkpoint migrate', () => {
     }
   });
 
+  it('names a misnamed *.checkpoint.json (exit 1), never "no checkpoints to migrate" (red team, 12-07)', async () => {
+    const legacy = `${JSON.stringify({ ...checkpoint({}), protocol_version: '1.0' }, null, 2)}\n`;
+    const dir = project({ 'Deploy-Ops': legacy });
+    const r = await runCli(dir, ['migrate']);
+    expect(r.code).toBe(1);
+    expect(r.stdout).toContain('✗ .checkpoints/Deploy-Ops.checkpoint.json: "Deploy-Ops" is not a valid skill name, so it is not migrated: rename it to <skill>.checkpoint.json');
+    expect(r.stdout).toMatch(/0 of 1 checkpoint changed; 1 need attention\n$/);
+    expect(r.stdout).not.toContain('no checkpoints to migrate');
+    expect(read(dir, '.checkpoints/Deploy-Ops.checkpoint.json')).toBe(legacy);
+  });
+
   it('reports what it cannot repair (exit 1) and still makes the safe changes', async () => {
     const dir = project({ api: `${JSON.stringify(checkpoint({ skill_state: { x: {}, 'x:json': '{not json' } }), null, 2)}\n` });
     const r = await runCli(dir, ['migrate']);

@@ -1,6 +1,8 @@
 import { isCheckpointError } from '../../errors.js';
 import { migrateCheckpoint, type MigrationChange, type MigrationProblem } from '../../protocol/migration.js';
-import { checkpointPath, display, listSkills, mutateCheckpoint, previewMutation, readCheckpoint } from '../../store/checkpoints.js';
+import { join } from 'node:path';
+import { checkpointPath, checkpointsDir, display, listCheckpointFiles, mutateCheckpoint, previewMutation, readCheckpoint } from '../../store/checkpoints.js';
+import { misnamedReason, misnamedStem } from '../../store/skill-name.js';
 import type { FileError } from '../../protocol/file-validation.js';
 import type { Context, ParsedArgs } from '../spec.js';
 import type { JsonValue } from '../../protocol/types.js';
@@ -26,7 +28,8 @@ export async function run(args: ParsedArgs, ctx: Context): Promise<number> {
   const root = rootOf(ctx);
   const dryRun = Boolean(args.options['dry-run']);
   const reports: FileReport[] = [];
-  for (const skill of listSkills(root)) {
+  const { skills, misnamed } = listCheckpointFiles(root);
+  for (const skill of skills) {
     const report: FileReport = { skill, file: display(root, checkpointPath(root, skill)), changed: false, changes: [], problems: [], kept_errors: [], error: null };
     reports.push(report);
     try {
@@ -52,6 +55,11 @@ export async function run(args: ParsedArgs, ctx: Context): Promise<number> {
       if (!isCheckpointError(e)) throw e;
       Object.assign(report, { changed: false, error: { code: e.code, message: e.message, hint: e.hint ?? null } });
     }
+  }
+  // A misnamed file is no skill's, so it is not migrated; named, never counted as "none".
+  for (const name of misnamed) {
+    const message = misnamedReason(name, 'it is not migrated');
+    reports.push({ skill: misnamedStem(name), file: display(root, join(checkpointsDir(root), name)), changed: false, changes: [], problems: [], kept_errors: [], error: { code: 'E_INVALID', message, hint: null } });
   }
   const failed = reports.filter((r) => r.error || r.problems.length).length;
 

@@ -1,7 +1,9 @@
 import { isCheckpointError } from '../../errors.js';
 import { oneLine } from '../../one-line.js';
 import { repairEntry } from '../../read/repair.js';
-import { asReadError, checkpointPath, listSkills, readCheckpoint, requireCheckpoint } from '../../store/checkpoints.js';
+import { join } from 'node:path';
+import { asReadError, checkpointPath, checkpointsDir, listCheckpointFiles, readCheckpoint, requireCheckpoint } from '../../store/checkpoints.js';
+import { misnamedProblem, misnamedStem } from '../../store/skill-name.js';
 import { terminalSafeJson } from '../render/json-text.js';
 import type { Context, ParsedArgs } from '../spec.js';
 import { optionalSkillArg, rootOf } from './common.js';
@@ -30,7 +32,8 @@ export async function run(args: ParsedArgs, ctx: Context): Promise<number> {
   }
   const files: [string, string][] = [];
   const unreadable: ReturnType<typeof repairEntry>[] = [];
-  for (const s of listSkills(root)) {
+  const { skills, misnamed } = listCheckpointFiles(root);
+  for (const s of skills) {
     try {
       // Gone since the listing: nothing to show, nothing wrong.
       const file = readCheckpoint(root, s);
@@ -40,6 +43,8 @@ export async function run(args: ParsedArgs, ctx: Context): Promise<number> {
       unreadable.push(repairEntry({ skill: s, path: checkpointPath(root, s), problem: e.message }));
     }
   }
+  // A misnamed file is no skill's: never read, but named, as status and list name it.
+  for (const name of misnamed) unreadable.push(repairEntry({ skill: misnamedStem(name), path: join(checkpointsDir(root), name), problem: misnamedProblem(name) }));
   ctx.out.out(allOf(files, ctx.json ? unreadable : []));
   if (!ctx.json) for (const u of unreadable) ctx.out.err(`checkpoint: not shown: ${u.skill} needs repair: ${oneLine(u.problem)}`);
   return unreadable.length ? 1 : 0;
