@@ -8,6 +8,11 @@ import type { ThisRepo } from './repo-names.js';
 /** Words of waiting for work to land. */
 const WAITING = String.raw`until|once|wait(?:s|ing)?\s+(?:on|for)|blocked\s+(?:on|by)|depends\s+on`;
 /**
+ * Words of an action depending on work that is not its own: "(needs #41)", "requires PR 41",
+ * "pending #41", "stacked on #41", "on top of #41". Actions only: a blocker's waits are WAITING's.
+ */
+const DEPENDING = String.raw`needs|requires|requiring|pending|depend(?:s|ing|ent)?\s+(?:on|upon)|gated\s+(?:on|by)|reli(?:es|ant)\s+on|stacked\s+on(?:\s+top\s+of)?|on\s+top\s+of|prereq(?:uisite)?s?:?`;
+/**
  * A blocker's words that it waits on work to land, and the work named right after them (group 1):
  * "until PR #20", "waiting on #21", "blocked by PLAT-7", "once !12", "depends on the #9". Not
  * "after #20", which in a blocker tells a cause ("broke after #20 landed").
@@ -20,7 +25,7 @@ export const WAITS_ON = new RegExp(String.raw`\b(?:${WAITING})` + REFS_AFTER, 'g
  * is all awaited: "once #41 and #42 land", "when #41, #42 are in".
  */
 const AWAITED = new RegExp(
-  String.raw`\b(?:(?:${WAITING}|after|when|as soon as)|after\s+(?:merging|landing|shipping|the\s+(?:merge|landing)\s+of)`
+  String.raw`\b(?:(?:${WAITING}|${DEPENDING}|after|when|as soon as)|after\s+(?:merging|landing|shipping|the\s+(?:merge|landing)\s+of)`
     + String.raw`|(?:after|once|when|as soon as)\s+(?:we|you|I|they|someone)(?:['\u2019]ve|\s+have)?\s+(?:merged?|landed|land|shipped|ship))` + REFS_AFTER,
   'gi',
 );
@@ -29,7 +34,7 @@ const AWAITED = new RegExp(
  * action that then lands "it" ("Wait for #41 CI, then merge it"), the landing is its own work.
  */
 const BEFORE_LANDING_WAIT = new RegExp(
-  String.raw`\b(?:${WAITING}|after|when|as soon as)` + REFS_AFTER + String.raw`(?=(?:['\u2019]s)?\s+(?:CI|checks?|reviews?|approvals?|builds?|tests?|pipelines?|sign[- ]?off)\b)`,
+  String.raw`\b(?:${WAITING}|${DEPENDING}|after|when|as soon as)` + REFS_AFTER + String.raw`(?=(?:['\u2019]s)?\s+(?:CI|checks?|reviews?|approvals?|builds?|tests?|pipelines?|sign[- ]?off)\b)`,
   'gi',
 );
 /**
@@ -110,13 +115,53 @@ const UNDOES_ORIGIN = new RegExp(
  */
 const DONE_THERE = new RegExp(String.raw`\b(?:fixed|added|introduced|shipped|landed|merged|changed|built|implemented|created|released|made|renamed|moved)\s+(?:in|by|with|via|through)` + REFS_AFTER, 'gi');
 /**
- * Or named as what it brought: "a test for the fix from #41", "document the new endpoint from
- * #42". Not in an action that reworks it ("Remove the changes from #12"): review work.
+ * Or named as something taken from it, whatever the thing: "a test for the fix from #41",
+ * "a test for the limiter from #42", "use the retry helper out of #42". Not its review or CI
+ * ("Reply to the comments from #41", "the conflicts from #41"), answered on its branch, nor in an
+ * action that reworks it ("Remove the changes from #12", "Split the limiter from #42 into its own PR").
  */
-const BROUGHT_FROM = new RegExp(String.raw`\b(?:the\s+)?(?:new\s+)?(?:fix(?:es)?|features?|endpoints?|changes?|options?|commands?|APIs?)\s+from` + REFS_AFTER, 'gi');
+const BROUGHT_FROM = new RegExp(
+  String.raw`(?<!\b(?:reviews?|feedback|comments?|suggestions?|nits?|remarks?|questions?|requests?|conflicts?|failures?|errors?|warnings?|jobs?|builds?|runs?|checks?|commits?|CI)\s+)\b(?:from|out\s+of)` + REFS_AFTER,
+  'gi',
+);
+/**
+ * Work with the request as its subject, not its object: "Write notes about #42", "Ask Bob
+ * regarding #42", "Update docs to reflect #42", "Rebase feature-y to pick up #41", "Document
+ * #42", "Notify support of #42", "Write a summary of #42", "the migration guide for #42". Its
+ * landing does not do it.
+ */
+const ABOUT_IT = new RegExp(
+  String.raw`\b(?:about|regarding|concerning|re:|(?:in\s+)?light\s+of|reflect(?:s|ing)?|to\s+(?:cover|match|describe|include|incorporate|account\s+for|pick\s+up|use|build\s+on|adapt\s+to)|document(?:s|ing)?|explain(?:s|ing)?|demo(?:s|ing)?`
+    + String.raw`|(?:notif(?:y|ies|ying)|inform(?:s|ing)?|warn(?:s|ing)?|remind(?:s|ing)?|apprise|tell(?:s|ing)?)(?:\s+[\w@-]+){0,3}?\s+of`
+    + String.raw`|(?:summary|recap|demo|walk-?through|write-?up|overview|blog\s+post|tutorial|screencast|post-?mortem|retro(?:spective)?|(?:migration|upgrade)\s+guide)\s+(?:of|for|on|covering))`
+    + REFS_AFTER,
+  'gi',
+);
+/**
+ * The request named as landed, a past event the action starts from: "now that #41 has merged",
+ * "since #41 landed", "Tell Bob #41 is merged", "With #41 merged, …", "#41 is in main, so …".
+ */
+const LANDED_PREMISE = new RegExp(
+  String.raw`(?<![\w#!-])(?:${REF})(?:(?:['\u2019]s|\s+(?:is|are|was|were|has|have|had))(?:\s+been)?)?(?:\s+(?:now|already|finally|just|officially|fully|successfully))*\s+(?:merged|landed|shipped|released|deployed)\b`
+    + String.raw`|(?<![\w#!-])(?:${REF})(?:['\u2019]s|\s+(?:is|are|was|were|has\s+been|have\s+been))(?:\s+(?:now|already|finally))*\s+(?:in|out|live)(?:\s+(?:(?:on|in|to)\s+)?(?:main|master|trunk|develop|prod(?:uction)?|staging))?`
+    + String.raw`(?=\s*(?:$|[,.;:!?)\u2013\u2014]|\s-\s|\s(?:and|so|now|then)\b))`,
+  'gi',
+);
+/**
+ * Words right before such a clause that make it the landing to bring about or check, not a past
+ * one: "Get #41 merged", "Make sure that #41 is merged", "Ask Bob whether #41 landed", "so #41 is in".
+ */
+const LANDING_SOUGHT = /(?:\b(?:get|gets|got|getting|see|want|wants|keep|so|until|till)|(?:^|[,;:(]\s*)have|\b(?:make\s+sure|ensure|check|confirm|verify|double[- ]check|assert|find\s+out|ask)(?:(?:\s+[\w@-]+){0,2}?\s+(?:that|whether|if))?)\s+(?:the\s+)?(?:(?:PR|pull\s+request|MR|merge\s+request)\s*)?$/i;
+
+/** The requests `text` names as already landed (LANDED_PREMISE), less those it seeks to land or check. */
+function landedPremises(text: string, repo: ThisRepo): string[] {
+  return [...text.matchAll(LANDED_PREMISE)]
+    .filter((m) => !LANDING_SOUGHT.test(text.slice(Math.max(0, m.index - 80), m.index)))
+    .flatMap((m) => workRefs(m[0], repo).map((r) => r.token));
+}
 const LANDS_FIRST = /^\s*(?:merge|land|ship|squash|finish|complete)\b/i;
 /** An action that takes what a request brought out again, or reworks it ("Remove the changes from #12"): review work, redone by the landing. */
-const REWORKS_FIRST = /^\s*(?:remove|drop|delete|strip|undo|rip\s+out|fix|apply|address|rework|rewrite)\b/i;
+const REWORKS_FIRST = /^\s*(?:remove|drop|delete|strip|undo|rip\s+out|fix|apply|address|rework|rewrite|revise|split|extract|separate|pull\s+out|reply|respond|resolve|answer)\b/i;
 /** A landing after a wait, of what was waited on: "…, then merge it", "… checks and merge". */
 const LANDS_AFTER_WAIT = /\b(?:then|and)\s+(?:merge|land|ship|squash)(?:\s+(?:it|them|this|that))?\s*(?:$|[.,;!)])/i;
 /**
@@ -140,8 +185,9 @@ function awaitedWork(text: string, repo: ThisRepo = []): Set<string> {
   const found = new Set<string>();
   const before = beforeLanding(text);
   const lands = LANDS_FIRST.test(text);
-  const follows = before ? [AWAITED, FOLLOWS_UP, UNDOES_ORIGIN] : [AWAITED, FOLLOWS_UP, CHECKS, FOLLOW_UP_OF, UNDOES_ORIGIN, RELEASE_WORK, TRACKER_WORK, ...(lands ? [] : [DONE_THERE]), ...(lands || REWORKS_FIRST.test(text) ? [] : [BROUGHT_FROM])];
+  const follows = before ? [AWAITED, FOLLOWS_UP, UNDOES_ORIGIN] : [AWAITED, FOLLOWS_UP, CHECKS, FOLLOW_UP_OF, UNDOES_ORIGIN, RELEASE_WORK, TRACKER_WORK, ...(lands ? [] : [DONE_THERE, ABOUT_IT]), ...(lands || REWORKS_FIRST.test(text) ? [] : [BROUGHT_FROM])];
   for (const re of follows) for (const m of text.matchAll(re)) for (const r of workRefs(m[1] ?? m[2]!, repo)) found.add(r.token);
+  for (const token of landedPremises(text, repo)) found.add(token);
   // Work it lands itself, by name ("…, then merge #41") or as "it" after a wait on a step before
   // the landing ("Wait for #41 CI, then merge it"), is its own work whatever else it says.
   for (const m of text.matchAll(LANDS_ITSELF)) for (const r of workRefs(m[1]!, repo)) found.delete(r.token);

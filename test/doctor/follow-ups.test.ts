@@ -175,3 +175,49 @@ describe('work about what a landing did, and waiting on a step before it (red te
     expect(judged(text, [squash(12, 100)])).toEqual({ doctor: ['warning'], skipped: true });
   });
 });
+
+describe('follow-up work worded as everyday prose once #41 and #42 landed (red team rt60c 06)', () => {
+  const both = () => [squash(41, 100), squash(42, 200)];
+  it.each([
+    // The request named as landed, a past event the action starts from.
+    'Re-run the benchmarks now that #41 has merged',
+    'Re-run the benchmarks since #41 merged',
+    'With #41 merged, re-run the benchmarks',
+    'Rebase feature-y now that #41 is in main',
+    '#41 landed, so bump the version',
+    // A dependency note.
+    'Rebase feature-y onto main (needs #41)',
+    'Rebase feature-y onto main (requires #41)',
+    'Rebase feature-y onto main, pending PR 41',
+    'Rebase feature-y (stacked on #41)',
+    // What the action works on is something from, about or reflecting the request.
+    'Write a test for the limiter from #42',
+    'Use the retry helper from #42 in the CLI',
+    'Update docs to reflect #42',
+    'Write notes about #42',
+    'Write a summary of #42 for the newsletter',
+    // Telling someone of it.
+    'Tell Bob #41 is merged',
+    'Let Bob know #41 landed',
+    'Ping Alice that #41 is merged',
+    'Notify support of #41',
+  ])('%s: its landing does not do it, no redo', (text) => {
+    expect(judged(text, both())).toEqual({ doctor: [], skipped: false });
+  });
+
+  it.each([
+    'Get #41 merged',
+    'Make sure that #41 is merged',
+    'Confirm #41 is merged',
+    'Ask Bob whether #41 landed',
+    'Implement rate limiting (#41)',
+    'Fix review comments on #41 and merge',
+    'Reply to the comments from #41',
+    'Resolve the conflicts from #41',
+    'Split the limiter from #42 into its own PR',
+    '#41 is in review; address the comments',
+    'Tell Bob to merge #41',
+  ])('%s: work on the request itself, redone by its landing', (text) => {
+    expect(judged(text, both())).toEqual({ doctor: ['warning'], skipped: true });
+  });
+});
