@@ -68,8 +68,8 @@ export function stampWrite(doc: JsonObject, now: Date, notes?: string[]): JsonOb
 function stampWireVersion(doc: JsonObject, notes?: string[]): void {
   const was = doc.protocol_version;
   if (was === CURRENT_WIRE_VERSION) return;
-  const newer = versionNumbers(was);
-  if (newer !== null && (newer[0] > CURRENT_MAJOR || (newer[0] === CURRENT_MAJOR && newer[1] > CURRENT_MINOR))) {
+  const v = versionNumbers(was);
+  if (v !== null && (v[0] > CURRENT_MAJOR || (v[0] === CURRENT_MAJOR && (v[1] > CURRENT_MINOR || (v[1] === CURRENT_MINOR && v[2] > 0))))) {
     throw new CheckpointError('E_INVALID', `refused: the checkpoint says protocol_version ${shown(JSON.stringify(was))}, newer than the ${CURRENT_WIRE_VERSION} this checkpoint writes; a write would relabel it ${CURRENT_WIRE_VERSION}`, {
       hint: `nothing was changed; write it with a checkpoint that knows that version, or, if the file holds ${CURRENT_WIRE_VERSION} content, set "protocol_version": "${CURRENT_WIRE_VERSION}" by hand`,
     });
@@ -84,9 +84,13 @@ function stampWireVersion(doc: JsonObject, notes?: string[]): void {
 
 const [CURRENT_MAJOR, CURRENT_MINOR] = CURRENT_WIRE_VERSION.split('.').map(Number) as [number, number];
 
-/** [major, minor] of a value written as a version ("2.0", "v1.2", "1.10.3", 2), else null. */
-function versionNumbers(value: unknown): [number, number] | null {
+/**
+ * [major, minor, patch] of a value written as a version ("2.0", "v1.2", "1.10.3", 2), a
+ * pre-release or build of one too ("1.2-beta", "1.1.1+build.5": one of a version after 1.1 is
+ * newer than it, as semver orders them), else null.
+ */
+function versionNumbers(value: unknown): [number, number, number] | null {
   const text = typeof value === 'number' && Number.isFinite(value) ? String(value) : typeof value === 'string' ? value : null;
-  const m = text === null ? null : /^\s*v?(\d{1,6})(?:\.(\d{1,6}))?(?:\.\d{1,6})?\s*$/i.exec(text);
-  return m ? [Number(m[1]), Number(m[2] ?? 0)] : null;
+  const m = text === null ? null : /^\s*v?(\d{1,6})(?:\.(\d{1,6}))?(?:\.(\d{1,6}))?(?:[-+][0-9A-Za-z.-]{0,64})?\s*$/i.exec(text);
+  return m ? [Number(m[1]), Number(m[2] ?? 0), Number(m[3] ?? 0)] : null;
 }

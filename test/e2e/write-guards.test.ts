@@ -242,7 +242,7 @@ describe('done keeps the whole action in recently_done', () => {
 });
 
 describe('the wire version a write stamps', () => {
-  it.each([['"2.0"'], ['"1.2"'], ['2'], ['"v1.10"']])('a file that says it is a newer version (%s) is never relabelled: update and done refuse, byte-identical', async (written) => {
+  it.each([['"2.0"'], ['"1.2"'], ['2'], ['"v1.10"'], ['"1.2-beta"'], ['"1.1.1"']])('a file that says it is a newer version (%s) is never relabelled: update and done refuse, byte-identical', async (written) => {
     const dir = repo();
     const before = messy(dir, 'api', { next_actions: ['Wire the middleware (PR 12)', 'Ship'] }).replace('"protocol_version": "1.1"', `"protocol_version": ${written}`);
     write(dir, FILE('api'), before);
@@ -257,6 +257,7 @@ describe('the wire version a write stamps', () => {
     ['"1.0"', null],
     ['1.1', 'protocol_version was the number 1.1, where the protocol writes the string "1.1"'],
     ['"0.9"', 'protocol_version ("0.9") was not a version checkpoint knows (1.0, 1.1)'],
+    ['"1.1-rc.1"', 'protocol_version ("1.1-rc.1") was not a version checkpoint knows (1.0, 1.1)'],
   ])('%s is stamped "1.1", saying so when it was no version checkpoint knows', async (written, note) => {
     const dir = repo();
     write(dir, FILE('api'), messy(dir, 'api').replace('"protocol_version": "1.1"', `"protocol_version": ${written}`));
