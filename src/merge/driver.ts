@@ -3,7 +3,7 @@
 // and validate. No fs, no process: driver-main.ts does the I/O.
 
 import { detectFormat, formatJson, type TextFormat } from '../protocol/format.js';
-import { CONFLICT_REASON, JsonNumberRangeError, JsonSyntaxError, parseJson, type LiteralTexts } from '../protocol/json.js';
+import { CONFLICT_REASON, JsonNumberRangeError, JsonSyntaxError, JsonUnsafeKeyError, parseJson, type LiteralTexts } from '../protocol/json.js';
 import type { JsonValue } from '../protocol/types.js';
 import { ROTATION_FILE_RULES } from '../protocol/fields.js';
 import { fileKind } from '../protocol/file-names.js';
@@ -142,7 +142,7 @@ export function mergeCheckpointTexts(input: MergeTextsInput): MergeTextsResult {
       return parsed.value;
     } catch (e) {
       const reason =
-        e instanceof JsonNumberRangeError
+        e instanceof JsonNumberRangeError || e instanceof JsonUnsafeKeyError
           ? `cannot be read at ${e.line}:${e.column}: ${e.reason}`
           : e instanceof JsonSyntaxError
             ? e.reason === CONFLICT_REASON

@@ -41,6 +41,18 @@ export class JsonNumberRangeError extends JsonSyntaxError {
   }
 }
 
+/**
+ * Valid JSON this reader still refuses: a key JavaScript gives a meaning of its own (`__proto__`
+ * sets an object's prototype; `prototype` and `constructor` are refused with it everywhere, so no
+ * reader, merge or write can ever mistake one for an inherited member).
+ */
+export class JsonUnsafeKeyError extends JsonSyntaxError {
+  constructor(key: string, line: number, column: number) {
+    super(`forbidden key ${JSON.stringify(key)} (no checkpoint may hold __proto__, prototype or constructor as a key: rename it, e.g. ${JSON.stringify(`${key.replace(/^_+|_+$/g, '')}_`)})`, line, column);
+    this.name = 'JsonUnsafeKeyError';
+  }
+}
+
 export interface ParseOptions {
   /** Refuse `__proto__`, `prototype` and `constructor` keys (default true). */
   rejectUnsafeKeys?: boolean;
@@ -579,7 +591,10 @@ export function parseJsonStrict(text: string, options: ParseOptions): Parsed {
         const key = str();
         if (oddString !== undefined) raw.push({ path: [...path, key], text: oddString, name: true });
         if (Object.prototype.hasOwnProperty.call(obj, key)) fail(`duplicate key ${quoted(key)}`, keyAt); // a key from the file: one bounded line
-        if (rejectUnsafe && FORBIDDEN_KEYS.has(key)) fail(`forbidden key "${key}"`, keyAt);
+        if (rejectUnsafe && FORBIDDEN_KEYS.has(key)) {
+          const { line, col } = position(keyAt);
+          throw new JsonUnsafeKeyError(key, line, col);
+        }
         ws();
         if (text[i] !== ':') return fail(i >= n ? `the text ends inside an object ${CUT}` : "expected ':' after property name");
         i++;

@@ -5,7 +5,7 @@
 // index holds unmerged (index-conflicts.ts): only `resolve` writes one mid-merge.
 import { basename, join, relative, resolve, sep } from 'node:path';
 import { CheckpointError, isCheckpointError } from '../errors.js';
-import { JsonNumberRangeError, JsonSyntaxError, MAX_JSON_DEPTH, parseJson, tooDeepAt, type LiteralTexts } from '../protocol/json.js';
+import { JsonNumberRangeError, JsonSyntaxError, JsonUnsafeKeyError, MAX_JSON_DEPTH, parseJson, tooDeepAt, type LiteralTexts } from '../protocol/json.js';
 import { joinPath } from '../protocol/path.js';
 import { shown } from '../one-line.js';
 import { DEFAULT_FORMAT, detectFormat, escapeNonAscii, formatJson, nonAsciiEscapes, type TextFormat } from '../protocol/format.js';
@@ -109,7 +109,7 @@ export function parseCheckpointText(text: string, where: string | (() => string)
   } catch (e) {
     if (e instanceof JsonSyntaxError) {
       // A number past a double's range is valid JSON: say what it is, not "invalid".
-      const what = e instanceof JsonNumberRangeError ? e.reason : `invalid JSON: ${e.reason}`;
+      const what = e instanceof JsonNumberRangeError || e instanceof JsonUnsafeKeyError ? e.reason : `invalid JSON: ${e.reason}`;
       throw new CheckpointError('E_JSON', `${typeof where === 'string' ? where : where()}:${e.line}:${e.column}: ${what}`, {
         hint: `${UNPARSED_HINT}; ${NOT_CHANGED}`,
       });

@@ -9,7 +9,7 @@ import { quoted } from '../one-line.js';
 import { ARCHIVE_NAME, ROTATION_NAME } from '../protocol/file-names.js';
 import type { FileError } from '../protocol/file-validation.js';
 import { copyItemTexts, rekeyItems } from '../protocol/format.js';
-import { JsonNumberRangeError, JsonSyntaxError, literalPlace, parseJson, type LiteralTexts } from '../protocol/json.js';
+import { JsonNumberRangeError, JsonSyntaxError, JsonUnsafeKeyError, literalPlace, parseJson, type LiteralTexts } from '../protocol/json.js';
 import { compileExtraLogs } from '../protocol/fields.js';
 import { readConfigFor } from './config.js';
 import { countEntries, type ExtraLogRules, removePointer, restoreRotatedEntries, rotationFileProblem, rotationPointers, type EntryCounts, type RestoredLog, type RotationFile } from '../protocol/rotation.js';
@@ -95,7 +95,7 @@ function whyUnparsed(bytes: Uint8Array): FileError {
   try {
     parseJson(text, { texts: false });
   } catch (e) {
-    if (e instanceof JsonSyntaxError) return { path: `line ${e.line}, column ${e.column}`, message: e instanceof JsonNumberRangeError ? e.reason : `invalid JSON: ${e.reason}` };
+    if (e instanceof JsonSyntaxError) return { path: `line ${e.line}, column ${e.column}`, message: e instanceof JsonNumberRangeError || e instanceof JsonUnsafeKeyError ? e.reason : `invalid JSON: ${e.reason}` };
   }
   return { path: 'the file', message: 'does not parse' };
 }

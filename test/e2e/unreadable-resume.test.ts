@@ -116,6 +116,22 @@ describe('resume over a checkpoint that cannot be read', () => {
     expect(line.hint).not.toContain('reset');
   });
 
+  it('a key JavaScript gives a meaning ("prototype" as a milestone) is named with the rename, never "invalid JSON" nor reset (red team, 12-07)', async () => {
+    const dir = makeRepo();
+    dirs.push(dir);
+    const text = `${JSON.stringify(cp('api', { skill_state: { milestones: { alpha: '2026-01-02', prototype: '2026-01-10' } } }), null, 4)}\n`;
+    write(dir, FILE, text);
+    const r = await runCli(dir, ['resume', 'api']);
+    expect(r.code).toBe(2);
+    const line = errorLine(r.stderr);
+    expect(line.lines).toBe(1);
+    expect(line.message).toMatch(/api\.checkpoint\.json:\d+:\d+: forbidden key "prototype" \(no checkpoint may hold __proto__, prototype or constructor as a key: rename it, e\.g\. "prototype_"\)/);
+    expect(line.message).not.toContain('invalid JSON');
+    expect(line.hint).toContain('rename that key by hand');
+    expect(line.hint).not.toContain('reset');
+    expect(read(dir, FILE)).toBe(text);
+  });
+
   it('the MCP resume tool and resume-session prompt ask the user instead of "start fresh"', async () => {
     const dir = conflicted();
     const transport = new StdioClientTransport({ command: process.execPath, args: [BIN, 'mcp'], cwd: dir, env: GIT_ENV as Record<string, string>, stderr: 'pipe' });

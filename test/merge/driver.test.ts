@@ -590,7 +590,7 @@ describe('mergeCheckpointTexts: unparseable sides', () => {
       expect(r.status).toBe('unparseable');
       expect(r.text).toBeUndefined();
       expect(r.messages).toHaveLength(1);
-      expect(r.messages[0]).toMatch(new RegExp(`^checkpoint: cannot merge ${FILE.replace(/\./g, '\\.')} semantically: ${side} (is not valid JSON|holds committed conflict markers) `));
+      expect(r.messages[0]).toMatch(new RegExp(`^checkpoint: cannot merge ${FILE.replace(/\./g, '\\.')} semantically: ${side} (is not valid JSON|holds committed conflict markers|cannot be read) `));
       expect(r.messages[0]).toMatch(reason);
     });
   }

@@ -201,7 +201,7 @@ for (const key of FORBIDDEN) {
   // refuses them all; the variants themselves are unit-tested in test/protocol/json.test.ts).
   for (const [i, [name, text]] of variants.entries()) {
     const setup = (d: string) => write(d, CP, text);
-    const message = new RegExp(`s\\.checkpoint\\.json:\\d+:\\d+: invalid JSON: forbidden key "${key}"`);
+    const message = new RegExp(`s\\.checkpoint\\.json:\\d+:\\d+: forbidden key "${key}" \\(no checkpoint may hold __proto__, prototype or constructor as a key: rename it`);
     add(`file with ${name}`, [
       { name: 'update', setup, args: ['update', 's', '--step=s2'], message },
       ...(i === 0 ? [
@@ -228,8 +228,8 @@ add('capsule input', [
   { name: '\\u-escaped __proto__ inline', setup: valid, args: ['pause', 's', '--context', capsuleJson(',"\\u005f_proto__":1')], message: /forbidden key "__proto__"/ },
   { name: '__proto__ through stdin', setup: valid, args: ['pause', 's', '--context', '-'], input: capsuleJson(',"__proto__":{"polluted":true}'), message: /capsule input \(stdin\) holds a key no checkpoint may hold: forbidden key "__proto__"/ },
   { name: 'constructor through --context-file', setup: (d) => capsuleFile(d, capsuleJson(',"constructor":1')), args: ['pause', 's', '--context-file', 'capsule-input.json'], message: /capsule input \(capsule-input\.json\) holds a key no checkpoint may hold: forbidden key "constructor"/ },
-  { name: 'a capsule already stored with __proto__ (resume --context)', setup: (d) => write(d, CP, checkpointText('s').replace(/\n\}\n$/, `,\n  "capsule": {"context": ${capsuleJson(',"__proto__":{}')}}\n}\n`)), args: ['resume', 's', '--context'], message: /invalid JSON: forbidden key "__proto__"/ },
-  { name: 'a capsule already stored with constructor (pause --auto)', setup: (d) => write(d, CP, checkpointText('s').replace(/\n\}\n$/, `,\n  "capsule": {"context": ${capsuleJson(',"constructor":{}')}}\n}\n`)), args: ['pause', 's', '--auto'], message: /invalid JSON: forbidden key "constructor"/ },
+  { name: 'a capsule already stored with __proto__ (resume --context)', setup: (d) => write(d, CP, checkpointText('s').replace(/\n\}\n$/, `,\n  "capsule": {"context": ${capsuleJson(',"__proto__":{}')}}\n}\n`)), args: ['resume', 's', '--context'], message: /: forbidden key "__proto__" \(no checkpoint may hold/ },
+  { name: 'a capsule already stored with constructor (pause --auto)', setup: (d) => write(d, CP, checkpointText('s').replace(/\n\}\n$/, `,\n  "capsule": {"context": ${capsuleJson(',"constructor":{}')}}\n}\n`)), args: ['pause', 's', '--auto'], message: /: forbidden key "constructor" \(no checkpoint may hold/ },
   { name: 'a 300-deep capsule', setup: valid, args: ['pause', 's', '--context', capsuleJson(`,"x":${'['.repeat(300)}${']'.repeat(300)}`)], message: /nesting deeper than 256 levels/ },
   { name: 'a 10,000-deep capsule (over the size limit first)', setup: valid, args: ['pause', 's', '--context', capsuleJson(`,"x":${'['.repeat(10_000)}${']'.repeat(10_000)}`)], message: /capsule input \(--context\) is \d+ bytes, over the 12000-byte limit/ },
 ]);
@@ -388,7 +388,7 @@ describe.concurrent('the merge driver with polluting keys', () => {
     expect(r.code, r.stderr).toBe(1);
     const lines = r.stderr.replace(/\n$/, '').split('\n');
     for (const l of lines) expect(l).toMatch(/^checkpoint[: ]/);
-    expect(r.stderr).toMatch(/cannot merge .* semantically: (base|ours|theirs) is not valid JSON at \d+:\d+: (forbidden key|nesting deeper)/);
+    expect(r.stderr).toMatch(/cannot merge .* semantically: (base|ours|theirs) (is not valid JSON|cannot be read) at \d+:\d+: (forbidden key|nesting deeper)/);
     expect(r.stderr).not.toMatch(STACK_LINE);
     const result = readFileSync(join(dir, 'A'), 'utf8');
     // %A is not lost: every line ours changed or added is still there, in order (as one side of

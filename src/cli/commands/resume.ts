@@ -54,6 +54,8 @@ export async function run(args: ParsedArgs, ctx: Context): Promise<number> {
       ? `finish the merge first: ${b.conflict.repair}`
       : needsResolve(b)
       ? 'finish the merge with checkpoint resolve (checkpoint resolve --check lists what is left)'
+      : b.problem && /: forbidden key "/.test(b.problem)
+      ? 'rename that key by hand: the rest of the file is sound (then checkpoint validate); never start fresh over it'
       : b.problem
       ? 'fix it (checkpoint validate) or set it aside and start fresh with checkpoint reset'
       : first?.path === '(root)'
