@@ -21,7 +21,7 @@ import { recordedText } from '../protocol/format.js';
 import { instantMs } from '../protocol/instant.js';
 import { mergeRecords } from './records.js';
 import { mergePlainArray } from './plain-array.js';
-import { suggestEnum } from '../protocol/enum-slip.js';
+import { hasReason, suggestEnum } from '../protocol/enum-slip.js';
 import { CHECKPOINT_STATUSES, ROW_STATUSES } from '../protocol/shapes.generated.js';
 
 export type { Conflict, PathSegment } from './conflict.js';
@@ -241,8 +241,8 @@ function sameValue(a: JsonValue | undefined, b: JsonValue | undefined): boolean 
 function statusRespelled(policyPath: readonly string[], base: JsonValue | undefined, ours: string, theirs: string): string | undefined {
   const allowed: readonly string[] | undefined = policyPath.length === 1 && policyPath[0] === 'status' ? CHECKPOINT_STATUSES : policyPath.length === 2 && policyPath[0] === 'progress_table' && policyPath[1] === 'status' ? ROW_STATUSES : undefined;
   if (allowed === undefined) return undefined;
-  // A spelling of one status; a value with a reason after it ("blocked - vendor") says more than its status.
-  const meant = (v: string) => (allowed.includes(v) ? v : /[:(,;\u2013\u2014]|\s-\s/.test(v) ? `\u0000${v}` : (suggestEnum(v, allowed) ?? `\u0000${v}`));
+  // A spelling of one status; a value with a reason after it ("blocked - vendor", "blocked-on-review") says more than its status.
+  const meant = (v: string) => (allowed.includes(v) ? v : hasReason(v) ? `\u0000${v}` : (suggestEnum(v, allowed) ?? `\u0000${v}`));
   const [o, t] = [meant(ours), meant(theirs)];
   if (o === t) return allowed.includes(ours) ? ours : allowed.includes(theirs) ? theirs : undefined;
   if (typeof base !== 'string') return undefined;

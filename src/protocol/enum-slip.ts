@@ -21,13 +21,28 @@ const norm = (s: string) => s.toLowerCase().replace(/[^\p{L}\p{N}]+/gu, '');
 export function suggestEnum(written: string, allowed: readonly string[]): string | null {
   const meant = enumWord(written, allowed);
   if (meant !== null) return meant;
-  // A value with its reason after it: "blocked - waiting on API key", "Blocked (vendor)", "done: shipped in #12".
-  const head = HEAD_BEFORE_REASON.exec(written.trim());
-  return head ? enumWord(head[1]!, allowed) : null;
+  // A value with its reason after it: "blocked - waiting on API key", "Blocked (vendor)", "done: shipped in #12",
+  // or joined to it by a linking word, as a slug too: "blocked-on-review", "blocked_by_vendor", "failed at deploy".
+  for (const reason of [HEAD_BEFORE_REASON, HEAD_BEFORE_LINKED_REASON]) {
+    const head = reason.exec(written.trim());
+    const meantHead = head ? enumWord(head[1]!, allowed) : null;
+    if (meantHead !== null) return meantHead;
+  }
+  return null;
+}
+
+/** Whether `written` is a value with a reason after it (either form above): it says more than the value alone. */
+export function hasReason(written: string): boolean {
+  return /[:(,;\u2013\u2014]|\s-\s/.test(written) || HEAD_BEFORE_LINKED_REASON.test(written.trim());
 }
 
 /** The words before a reason: up to " - ", a colon, a parenthesis, a comma, a semicolon or a dash of its own. */
 const HEAD_BEFORE_REASON = /^(.{1,24}?)\s*(?:\s[-\u2013\u2014]\s|[:(,;\u2013\u2014])/;
+/**
+ * The words before a reason a linking word starts, joined by spaces, hyphens or underscores. Only
+ * these words: "wip-ish" or "in-progress-ish" is no value with a reason, so it stays unread.
+ */
+const HEAD_BEFORE_LINKED_REASON = /^(.{1,24}?)[\s_-]+(?:on|by|until|till|for|pending|awaiting|waiting|in|at|with|due|because|since|after|per|via)(?:[\s_-]|$)/i;
 
 function enumWord(written: string, allowed: readonly string[]): string | null {
   const n = norm(written);

@@ -29,6 +29,12 @@ describe('suggestEnum', () => {
     expect(suggestEnum('done, shipped in #12', ROW_STATUSES)).toBe('complete');
     expect(suggestEnum('almost done - one test left', CHECKPOINT_STATUSES)).toBeNull();
     expect(suggestEnum('in-progress-ish', CHECKPOINT_STATUSES)).toBeNull();
+    // A reason a linking word joins on, slugs too (red team, rt60c 02): read as blocked, like "blocked - on review".
+    expect(suggestEnum('blocked-on-review', CHECKPOINT_STATUSES)).toBe('blocked');
+    expect(suggestEnum('blocked_on_review', CHECKPOINT_STATUSES)).toBe('blocked');
+    expect(suggestEnum('Waiting for design sign-off', CHECKPOINT_STATUSES)).toBe('blocked');
+    expect(suggestEnum('in progress on api', CHECKPOINT_STATUSES)).toBe('in_progress');
+    expect(suggestEnum('blocked-ish', CHECKPOINT_STATUSES)).toBeNull();
   });
 
   it('only ever suggests a value of the enum', () => {
