@@ -116,6 +116,30 @@ describe('which files are "for this step" (red team 12-07)', () => {
     const listed = out.slice(out.indexOf('Files for this step:')).split('\n').slice(1).filter((l) => l.startsWith('  ') && !l.includes('(marked:'));
     expect(listed.map((l) => l.trim())).toEqual(['src/config/rate.ts', `src/old/legacy.ts (moving) — src/old/legacy.ts renamed to src/legacy.ts in ${git(dir, ['rev-parse', '--short', 'HEAD']).trim()}`, 'docs/Rate_Limits.md']);
   });
+
+  it('past the cap of 12 a file gone is still listed, and a line counts the files left out (red team rt60c 03)', async () => {
+    const dir = makeRepo();
+    dirs.push(dir);
+    const names = Array.from({ length: 14 }, (_, i) => `src/limit${String(i + 1).padStart(2, '0')}.ts`);
+    for (const f of [...names, 'src/old.ts']) write(dir, f, 'x\n');
+    write(dir, '.checkpoints/api.checkpoint.json', `${JSON.stringify({
+      protocol_version: '1.1', skill: 'api', project: 'shop', project_dir: '.', created_at: ago(30), updated_at: ago(20),
+      phase: 'build', step: 'rate-limit', status: 'in_progress', progress_summary: 'Limiter.',
+      context_primer: { generated_files: [...names.map((f) => `${f} (rate-limit)`), 'src/old.ts'] }, next_actions: ['Run tests'],
+    })}\n`);
+    commitAll(dir, 'checkpoint: api', ago(19));
+    git(dir, ['rm', '-q', 'src/old.ts']);
+    commitAll(dir, 'Remove old limiter', ago(10));
+    const out = (await runCli(dir, ['resume', 'api'])).stdout;
+    const listed = out.slice(out.indexOf('Files for this step:')).split('\n').slice(1).filter((l) => l.startsWith('  '));
+    expect(listed).toHaveLength(14);
+    expect(listed[11]).toMatch(/^ {2}src\/old\.ts — deleted in [0-9a-f]{7}$/);
+    expect(listed[13]).toBe('  … and 3 more: checkpoint show api');
+    const json = JSON.parse((await runCli(dir, ['resume', 'api', '--json'])).stdout);
+    expect(json.files).toHaveLength(12);
+    expect(json.files_gone.map((g: { path: string }) => g.path)).toEqual(['context_primer.generated_files[14]']);
+    expect(json.files_left_out).toBe(3);
+  });
 });
 
 describe('the built binary', () => {

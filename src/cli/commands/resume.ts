@@ -122,8 +122,8 @@ export async function run(args: ParsedArgs, ctx: Context): Promise<number> {
   // marked when doctor finds it renamed or deleted (one doctor run over this checkpoint alone).
   const listed = listedFiles(top!.meant);
   const gone = listed.length ? await filesGone({ root, now: ctx.now, skill: top!.skill, engine: engineArg(args) }, agenda.historyError === null ? ctx.out.err : null) : [];
-  const files = relevantFiles(top!.meant, listed, gone);
-  const orientation = orient(top!, ctx.now, needsUser(top!), files, gone);
+  const { files, more } = relevantFiles(top!.meant, listed, gone);
+  const orientation = orient(top!, ctx.now, needsUser(top!), files, more, gone);
   // Left out of the ranking but named where the session reads, not on stderr alone.
   const repairLines = unreadable.length ? needsRepairLines(agenda) : [];
   if (repairLines.length) orientation.blocks.push({ name: 'checkpoints needing repair', tier: 0, head: ['', ...repairLines.map((l) => q(l))] });
@@ -199,9 +199,11 @@ const nameWords = (t: string) => t.toLowerCase().replace(/[\s_-]+/g, '-');
 /**
  * The listed files that name the current step, phase or in-progress row as a whole word (a row
  * "rate" names src/rate.ts, not scripts/migrate.sh), with every file doctor finds gone (a rename
- * the session must know of), in listed order; all of them if none do.
+ * the session must know of), in listed order; all of them if none do. At most MAX_FILES, but
+ * every gone one (doctor warns of each): they come first within the cap and past it. `more`: how
+ * many of them the cap left out.
  */
-function relevantFiles(cp: Checkpoint, files: readonly ListedFile[], gone: readonly GoneFile[]): ListedFile[] {
+function relevantFiles(cp: Checkpoint, files: readonly ListedFile[], gone: readonly GoneFile[]): { files: ListedFile[]; more: number } {
   const rows = (Array.isArray(cp.progress_table) ? cp.progress_table : []).filter((r) => r.status === 'in_progress').map((r) => r.id);
   const tokens = [cp.step, cp.phase, ...rows].filter((t): t is string => typeof t === 'string' && t.trim().length > 2).map(nameWords);
   const names = (entry: string) => {
@@ -214,10 +216,12 @@ function relevantFiles(cp: Checkpoint, files: readonly ListedFile[], gone: reado
       return false;
     });
   };
+  const isGone = (f: ListedFile) => gone.some((g) => g.path === f.path);
   const hits = files.filter((f) => names(f.entry));
-  if (!hits.length) return files.slice(0, MAX_FILES);
-  const shown = files.filter((f) => hits.includes(f) || gone.some((g) => g.path === f.path));
-  return shown.slice(0, MAX_FILES);
+  const pool = hits.length ? files.filter((f) => hits.includes(f) || isGone(f)) : [...files];
+  const goneOnes = pool.filter(isGone);
+  const kept = new Set([...goneOnes, ...pool.filter((f) => !isGone(f)).slice(0, Math.max(0, MAX_FILES - goneOnes.length))]);
+  return { files: pool.filter((f) => kept.has(f)), more: pool.length - kept.size };
 }
 
 /**
@@ -240,7 +244,7 @@ function goneMark(f: ListedFile, gone: readonly GoneFile[]): string {
   return own.length ? ` — ${own.map((g) => `${g.file === f.entry.trim() ? '' : `${g.file} `}${g.note}`).join('; ')}` : '';
 }
 
-function orient(item: AgendaItem, now: Date, ask: boolean, files: readonly ListedFile[], gone: readonly GoneFile[]) {
+function orient(item: AgendaItem, now: Date, ask: boolean, files: readonly ListedFile[], moreFiles: number, gone: readonly GoneFile[]) {
   const cp = item.checkpoint;
   const rec = recommend(item);
   const decisions = userDecisionBlockers(cp);
@@ -279,7 +283,18 @@ function orient(item: AgendaItem, now: Date, ask: boolean, files: readonly Liste
   if (verify) blocks.push({ name: 'landed blockers', tier: 1, head: ['', `VERIFY BEFORE WORKING: ${verify}.`] });
   if (keyDecisions.length) blocks.push({ name: 'key decisions', tier: 4, head: ['', 'Key decisions:'], items: keyDecisions.map((d) => `  - ${q(d)}`) });
   const shownGone = gone.filter((g) => files.some((f) => f.path === g.path));
-  if (files.length) blocks.push({ name: 'files', tier: 4, head: ['', 'Files for this step:'], items: [...files.map((f) => `  ${q(f.entry)}${q(goneMark(f, gone))}`), ...(shownGone.length ? ['  (marked: not where the checkpoint says; update generated_files, `checkpoint doctor` has the details)'] : [])] });
+  if (files.length) {
+    blocks.push({
+      name: 'files',
+      tier: 4,
+      head: ['', 'Files for this step:'],
+      items: [
+        ...files.map((f) => `  ${q(f.entry)}${q(goneMark(f, gone))}`),
+        ...(shownGone.length ? ['  (marked: not where the checkpoint says; update generated_files, `checkpoint doctor` has the details)'] : []),
+        ...(moreFiles ? [`  … and ${moreFiles} more: checkpoint show ${item.skill}`] : []),
+      ],
+    });
+  }
   const upcoming = (Array.isArray(cp.next_actions) ? cp.next_actions : []).map(actionText);
   return {
     blocks,
@@ -296,6 +311,7 @@ function orient(item: AgendaItem, now: Date, ask: boolean, files: readonly Liste
       key_decisions: keyDecisions,
       files: files.map((f) => f.entry),
       ...(shownGone.length ? { files_gone: shownGone.map(({ path, ...g }) => ({ path, entry: files.find((f) => f.path === path)!.entry, ...g })) } : {}),
+      ...(moreFiles ? { files_left_out: moreFiles } : {}),
       user_decisions: decisions,
       ...(verify ? { verify_blockers: verify } : {}),
       repairs: repairsEntry(item),
