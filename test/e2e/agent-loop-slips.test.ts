@@ -151,6 +151,13 @@ describe('next -> work -> done', () => {
     expect(read(other, FILE)).toBe(before);
   });
 
+  it('its next is an action object without text read by its words, as next reads it, not null ("none open") (red team rt60c 01)', async () => {
+    const dir = repoWith(pythonWritten({ next_actions: ['Write the migration', { action: 'Run the migration on staging' }], recently_done: [] }));
+    const done = await runCli(dir, ['done', 'api', '--json']);
+    expect(done.code, done.stderr).toBe(0);
+    expect(JSON.parse(done.stdout)).toMatchObject({ done: 'Write the migration', next: 'Run the migration on staging' });
+  });
+
   it('with every action marked done, done takes the first, as before', async () => {
     const dir = repoWith(pythonWritten({ status: 'complete', next_actions: ['[x] Write the migration', '✅ Ship'] }));
     const done = await runCli(dir, ['done', 'api', '--json']);

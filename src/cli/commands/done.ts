@@ -229,17 +229,17 @@ export async function run(args: ParsedArgs, ctx: Context): Promise<number> {
   // Said as done says it of the actions it took (the next `done` is what this one just was).
   const skipped = choice.landed.map((s) => (s.evidence === MARKED_DONE ? { ...s, evidence: 'marked done in the checkpoint' } : s));
   if (ctx.json) {
-    ctx.out.json({ ok: true, skill, done: doneText, ...(alsoDone.length ? { also_done: alsoDone.map((a) => a.text) } : {}), next: next === undefined ? null : (nextText(next) ?? null), ...(skipped.length ? { skipped_as_landed: skipped } : {}), status: (result.after as JsonObject).status, ...(archived ? { archived } : {}), ...(link !== undefined ? { replaced_link: link } : {}), ...(result.kept.length ? { kept_errors: result.kept } : {}) });
+    ctx.out.json({ ok: true, skill, done: doneText, ...(alsoDone.length ? { also_done: alsoDone.map((a) => a.text) } : {}), next: next === undefined ? null : (nextWords(next) ?? null), ...(skipped.length ? { skipped_as_landed: skipped } : {}), status: (result.after as JsonObject).status, ...(archived ? { archived } : {}), ...(link !== undefined ? { replaced_link: link } : {}), ...(result.kept.length ? { kept_errors: result.kept } : {}) });
     return 0;
   }
   ctx.out.out(`✓ done: ${oneLine(doneText)}${args.options.landed ? ` (${why(picks[picks.length - 1]!)})` : ''}`);
   // Each says why it went, in the file's words or git's: a line break in them stays in the line.
   for (const a of alsoDone) ctx.out.out(`  also done: ${oneLine(a.text)} (${oneLine(a.why)})`);
-  const nextWords = next === undefined ? undefined : nextText(next);
+  const words = next === undefined ? undefined : nextWords(next);
   ctx.out.out(!left.length
     ? `  no actions left; ${skill} is ${oneLine(String((result.after as JsonObject).status))}`
     : next === undefined ? `  next: none open: the ${left.length === 1 ? 'action' : `${left.length} actions`} left ${left.length === 1 ? 'is' : 'are'} already landed or marked done; checkpoint next says how to reconcile`
-    : nextWords === undefined ? `  next: next_actions[${at}] has no text to show (a hand-written item: checkpoint validate says how to fix it)` : `  next: ${oneLine(nextWords)}`);
+    : words === undefined ? `  next: next_actions[${at}] has no text to show (a hand-written item: checkpoint validate says how to fix it)` : `  next: ${oneLine(words)}`);
   for (const s of skipped) ctx.out.out(`  skipped next_actions[${s.index}] "${oneLine(s.text)}": ${oneLine(s.evidence)}`);
   // Moved, not lost: said, with where (the file names them in skill_state.rotated_to too).
   const moved = archived as { to: string; count: number } | null;
@@ -361,7 +361,15 @@ function pickable(doc: JsonValue, queue: readonly JsonValue[], at: number, skill
   }
 }
 
-/** The words of the action now first, or undefined for a hand-written item that has none (no `text` string). */
+/**
+ * The words of the action `next` names now, read as `next` reads them (an object without `text`
+ * by its words member: {"action": "…"}); undefined for an item that has none.
+ */
+function nextWords(action: unknown): string | undefined {
+  return readActionText(action).trim() ? readActionText(action) : undefined;
+}
+
+/** The words done can record of an action, or undefined for a hand-written item that has none (no `text` string). */
 function nextText(action: unknown): string | undefined {
   if (typeof action === 'string') return action;
   const text: unknown = typeof action === 'object' && action !== null && !Array.isArray(action) ? (action as { text?: unknown }).text : undefined;
