@@ -456,6 +456,8 @@ describe('hand-written slips (a status outside its enum, an action object withou
     const status = await runCli(dir, ['status']);
     expect(status.stdout).not.toContain('needs repair');
     expect(status.stdout).toMatch(/^api +in_progress +build \/ 8\.0 +1d ago/m);
+    // list shows the step as status does, not left out (red team rt60c 09).
+    expect((await runCli(dir, ['list'])).stdout).toMatch(/^api {2}in_progress {2}build\/8\.0 {2}/m);
     expect((await runCli(dir, ['resume', 'api'])).stdout).toContain('Next: api first action');
     expect(read(dir, '.checkpoints/api.checkpoint.json')).toBe(before);
     // Each fix as printed, pasted into bash, until status has none left (a note names at most five flags).

@@ -32,16 +32,18 @@ export async function run(_args: ParsedArgs, ctx: Context): Promise<number> {
       unread.add(row);
       return row;
     }
-    const v = l.file.value;
+    // Only hand-written slips ("In Progress", a date-only `at`, `"step": 2`): read as status and
+    // next read it (a number where text belongs shown as its text), with the same fix line;
+    // anything else: marked with why it needs repair.
+    const slips = l.checkpoint ? null : readable(l);
+    const v: unknown = slips?.shown ?? l.file.value;
     const str = (k: string) => {
-      const x = v !== null && typeof v === 'object' && !Array.isArray(v) ? v[k] : undefined;
+      const x = v !== null && typeof v === 'object' && !Array.isArray(v) ? (v as Record<string, unknown>)[k] : undefined;
       return typeof x === 'string' ? x : '';
     };
     const row: Row = { skill: l.skill, status: str('status'), phase: str('phase'), step: str('step'), updated_at: str('updated_at') || null };
     if (l.checkpoint) return row;
-    // Only hand-written slips ("In Progress", a date-only `at`): read as status and next read it,
-    // with the same fix line; anything else: marked with why it needs repair.
-    const notes = readable(l)?.notes;
+    const notes = slips?.notes;
     if (notes?.length) {
       const item = { skill: l.skill, repairs: notes };
       return { ...row, error: repairNoteLine(item)!.replace(/^note: [^:]*: /, ''), repairs: repairsEntry(item) };
