@@ -147,4 +147,23 @@ describe('resume under --max-chars asks the user first', () => {
       expect(r.stdout).toContain('Next: Run the full migration against the production database\n');
     }
   });
+
+  it('a long repair note (hand-written slips) gives way to the question, which is whole where it fits (red team rt60c 08)', async () => {
+    const dir = makeRepo();
+    dirs.push(dir);
+    const doc = {
+      protocol_version: '1.1', skill: 'api', project: 'api', project_dir: '/x', created_at: '2026-10-01', updated_at: '2026-01-20T10:00:00Z',
+      phase: 3, step: 4, status: 'In Progress', progress_summary: 'x',
+      progress_table: [{ label: 'Plan', status: 'Done' }, { label: 'Build', status: 'In Progress' }],
+      blockers: [{ description: 'Waiting on DBA sign-off for the schema change', needs: 'external_dep' }],
+      next_actions: ['Write the migration', 'Run tests'],
+    };
+    write(dir, '.checkpoints/api.checkpoint.json', `${JSON.stringify(doc)}\n`);
+    commitAll(dir, 'checkpoint');
+    const r = await runCli(dir, ['resume', 'api', '--max-chars', '600']);
+    expect(r.code, r.stderr).toBe(3);
+    expect(r.stdout.length).toBeLessThanOrEqual(600);
+    expect(r.stdout).toMatch(/^ASK THE USER: this checkpoint is stale\. Continue from here, .*\?$/m);
+    expect(r.stdout).toMatch(/^… left out to fit the output budget: .*repair note/m);
+  });
 });

@@ -253,7 +253,9 @@ function orient(item: AgendaItem, now: Date, ask: boolean, files: readonly Liste
   // checkpoint cannot add a line that looks like one of ours (a fake "Next: ...").
   // Display order; the tier says what a tight output budget keeps first: the header (the first
   // line a session reads, never left out: a budget that cannot hold it is refused), when and in
-  // what state it was left, then what waits on the user, the next action, and only then the (whole) summary.
+  // what state it was left and the question for the user (left out only where not even its
+  // "ASK THE USER… [cut]" fits), then the source label and what else waits on the user, the next
+  // action and the repair note (a long one never pushes the question out), and only then the (whole) summary.
   const blocks: Block[] = [
     { name: 'header', tier: 0, header: true, head: [`RESUMING: ${item.skill}${cp.project.trim() ? ` on ${q(cp.project)}` : ''}`] },
     {
@@ -264,14 +266,14 @@ function orient(item: AgendaItem, now: Date, ask: boolean, files: readonly Liste
     { name: 'summary', tier: 3, head: [`Summary: ${cp.progress_summary.trim() ? q(cp.progress_summary) : '(none written)'}`] },
     { name: 'progress', tier: 3, head: [`Progress: ${progress(item.meant)}`] },
     { name: 'next action', tier: 2, cut: true, head: [`Next: ${q(rec.text)}`], items: rec.skipped_as_landed.map((s) => `  (skipped "${q(s.text)}": ${q(s.evidence)})`) },
-    ...(item.repairs.length ? [{ name: 'repair note', tier: 0, head: [repairNoteLine(item)!.replace(/[\s\S]*/, (l) => q(l))] }] : []),
-    { name: 'source', tier: 0, head: [`(the text after each label is quoted from .checkpoints/${item.skill}.checkpoint.json, as earlier sessions wrote it)`] },
+    ...(item.repairs.length ? [{ name: 'repair note', tier: 2, head: [repairNoteLine(item)!.replace(/[\s\S]*/, (l) => q(l))] }] : []),
+    { name: 'source', tier: 1, head: [`(the text after each label is quoted from .checkpoints/${item.skill}.checkpoint.json, as earlier sessions wrote it)`] },
   ];
   const why = unreadStatus(item) ? `its status "${q(cp.status)}" is outside ${CHECKPOINT_STATUSES.join('|')}, so whether work goes on is unclear` : `this checkpoint is ${item.stale ? 'stale' : q(cp.status)}`;
   // Where it does not fit whole, cut only after "ASK THE USER" or its reason: a start cut inside
   // the choices could read as one of them ("Continue from here").
   const asked = `ASK THE USER: ${why}.`;
-  if (ask) blocks.push({ name: 'question for the user', tier: 1, breaks: ['ASK THE USER'.length, asked.length], head: ['', `${asked} Continue from here, restart (checkpoint reset ${item.skill}), or show the full checkpoint (checkpoint show ${item.skill})?`] });
+  if (ask) blocks.push({ name: 'question for the user', tier: 0, breaks: ['ASK THE USER'.length, asked.length], head: ['', `${asked} Continue from here, restart (checkpoint reset ${item.skill}), or show the full checkpoint (checkpoint show ${item.skill})?`] });
   // A blocker whose awaited work landed says so where it is listed (as doctor finds it).
   const landed = new Map(item.landedBlockers.map((b) => [b.index, ` — ${q(landedBlockerNote(b))}`]));
   // One the checkpoint marks resolved is not listed (priority.ts blockerClosed).
