@@ -222,7 +222,7 @@ export const COMMANDS: CommandSpec[] = [
       'fail-on-warnings': { type: 'boolean', describe: 'exit 1 on warnings too (pre-push hook)' },
       online: { type: 'string', optionalValue: true, describe: 'also compare a deployed health URL with HEAD (URL or config health_url); use --online= for the config URL' },
       engine: { type: 'string', choices: ['auto', 'native', 'isomorphic'], describe: 'git history engine' },
-      pushed: { type: 'string', multiple: true, describe: 'judge a push: <from>..<to> (or <to> for a new branch); only findings these commits cause or carry block' },
+      pushed: { type: 'string', multiple: true, describe: 'judge a push: <from>..<to> (or <to> for a new branch), commit ids as the hook passes them or names (origin/main..HEAD); only findings these commits cause or carry block' },
     },
     examples: [['checkpoint doctor', 'report drift'], ['checkpoint doctor --fail-on-warnings', 'what the pre-push hook runs']],
     load: () => import('./commands/doctor.js'),

@@ -15,17 +15,30 @@ export interface PushRange {
 // judged without history (createHistory says why), never refused for the shape of its names.
 const HEX = /^(?:[0-9a-f]{4,40}|[0-9a-f]{64})$/i;
 const ZERO = /^0+$/;
+/**
+ * A revision by name, as a user runs doctor on a range by hand or in CI (`origin/main..HEAD`): a
+ * ref's name as git takes it (HEAD, a branch, a tag, a remote-tracking ref, refs/...), then any
+ * `~N` and `^N` steps. Only this much of git's revision syntax, so both engines read it alike.
+ */
+export const REVISION_NAME = /^(?![-./])(?!.*\/\.)(?!.*\.lock(?:[~^/]|$))[A-Za-z0-9._/+-]{1,255}?(?:[~^]\d{0,4}){0,32}$/;
 
-/** "<from>..<to>" or "<to>" (a new branch); an all-zero from is a new branch too. */
+/** Whether `end` is an object name (hex), not a revision name to resolve. */
+export const isObjectName = (end: string): boolean => HEX.test(end);
+
+/**
+ * "<from>..<to>" or "<to>" (a new branch); an all-zero from is a new branch too. Each end is an
+ * object name as the pre-push hook passes it, or a revision name (REVISION_NAME) doctor resolves.
+ */
 export function parsePushRange(text: string): PushRange {
   const [from, to, extra] = text.split('..');
-  const bad = () => new CheckpointError('E_USAGE', `--pushed ${shown(text)}: expected <from-sha>..<to-sha> or <to-sha>`, { hint: 'the pre-push hook passes the ranges git gives it' });
+  const bad = () => new CheckpointError('E_USAGE', `--pushed ${shown(text)}: expected <from>..<to> or <to>, each a commit id or a name such as origin/main or HEAD~2`, { hint: 'the pre-push hook passes the ranges git gives it; by hand: --pushed origin/main..HEAD' });
+  const end = (e: string) => HEX.test(e) || REVISION_NAME.test(e);
   if (extra !== undefined) throw bad();
   if (to === undefined) {
-    if (!HEX.test(from!)) throw bad();
+    if (!end(from!)) throw bad();
     return { from: null, to: from! };
   }
-  if (!HEX.test(to) || (from !== '' && !HEX.test(from!))) throw bad();
+  if (!end(to) || (from !== '' && !end(from!))) throw bad();
   return { from: !from || ZERO.test(from) ? null : from, to };
 }
 

@@ -7,7 +7,7 @@ import { broughtInBy } from './after.js';
 import { newestByGraph } from '../git/normalize.js';
 import { atOneHead } from '../git/commit-cache.js';
 import { holdCacheWrites } from '../git/cache-files.js';
-import { judge, type PushRange } from './push.js';
+import { isObjectName, judge, type PushRange } from './push.js';
 import { CheckpointError } from '../errors.js';
 import { shown, shownPath } from '../one-line.js';
 import { judgePushedTips, sentRanges } from './pushed-tips.js';
@@ -68,6 +68,7 @@ async function peeledRanges(root: string, history: GitHistory | null, ranges: re
       hint: 'run doctor --pushed inside the repository being pushed; the pre-push hook passes the ranges git gives it',
     });
   }
+  ranges = await namedEndsResolved(history, ranges);
   const ends = ranges.flatMap((r) => (r.from === null ? [r.to] : [r.from, r.to]));
   const commits = await history.resolveCommits(ends, { peel: true });
   let i = 0;
@@ -84,6 +85,24 @@ async function peeledRanges(root: string, history: GitHistory | null, ranges: re
     });
   }
   return ranges.map((r, k) => ({ from: r.from === null ? null : peeled[k]!.from ?? r.from, to: peeled[k]!.to ?? r.to }));
+}
+
+/**
+ * The ranges with each end given by name (`origin/main..HEAD`, typed by hand or in CI) as the
+ * commit it names; one that names none is refused, never judged as pushing nothing.
+ */
+async function namedEndsResolved(history: GitHistory, ranges: readonly PushRange[]): Promise<readonly PushRange[]> {
+  const names = [...new Set(ranges.flatMap((r) => (r.from === null ? [r.to] : [r.from, r.to])).filter((end) => !isObjectName(end)))];
+  if (!names.length) return ranges;
+  const shas = await history.resolveRevisions(names);
+  const missing = names.find((_, i) => shas[i] === null);
+  if (missing !== undefined) {
+    throw new CheckpointError('E_USAGE', `--pushed: ${shown(missing)} names no commit in this repository`, {
+      hint: 'give a branch, tag or remote-tracking ref git knows (git rev-parse --verify <name>), with ~N or ^N steps if you like, or a commit id',
+    });
+  }
+  const sha = new Map(names.map((name, i) => [name, shas[i]!]));
+  return ranges.map((r) => ({ from: r.from === null ? null : sha.get(r.from) ?? r.from, to: sha.get(r.to) ?? r.to }));
 }
 
 /** The commit names verified_for_sha values hold, to look up while the walk runs. */

@@ -151,6 +151,45 @@ export class IsoHistory implements GitHistory {
     });
   }
 
+  async resolveRevisions(names: readonly string[]): Promise<(string | null)[]> {
+    return this.guard('resolving revision names', async () => {
+      const reader = await this.reader();
+      const out: (string | null)[] = [];
+      for (const name of names) out.push(await this.resolveRevision(reader, name));
+      return out;
+    });
+  }
+
+  /** One REVISION_NAME: its ref as git expands a short name (or HEAD), peeled, then each ~N and ^N step. */
+  private async resolveRevision(reader: ObjectReader, name: string): Promise<string | null> {
+    const m = /^(.*?)((?:[~^]\d*)*)$/.exec(name)!;
+    let sha: string | null;
+    if (m[1] === 'HEAD') sha = (await this.readHead()).sha;
+    else {
+      // A short name expanded in git's order, each tried until one resolves: isomorphic-git's
+      // expandRef takes a folder (refs/remotes/origin) for a ref, and never tries <remote>/HEAD.
+      const git = await this.git();
+      const n = m[1]!;
+      sha = null;
+      for (const ref of [n, `refs/${n}`, `refs/tags/${n}`, `refs/heads/${n}`, `refs/remotes/${n}`, `refs/remotes/${n}/HEAD`]) {
+        sha = await git.resolveRef({ fs, gitdir: this.dirs.commonDir, ref }).catch(() => null);
+        if (sha !== null) break;
+      }
+    }
+    let commit = sha === null ? null : await reader.commit(sha).catch(() => null);
+    for (const step of m[2]!.match(/[~^]\d*/g) ?? []) {
+      if (commit === null) return null;
+      const n = step.length > 1 ? Number(step.slice(1)) : 1;
+      if (step[0] === '~') {
+        for (let k = 0; k < n && commit !== null; k++) commit = commit.parents[0] === undefined ? null : await reader.commit(commit.parents[0]).catch(() => null);
+      } else if (n > 0) {
+        const parent = commit.parents[n - 1];
+        commit = parent === undefined ? null : await reader.commit(parent).catch(() => null);
+      }
+    }
+    return commit?.sha ?? null;
+  }
+
   async namesObjects(revs: readonly string[]): Promise<boolean[]> {
     return this.guard('looking up objects', async () => {
       const reader = await this.reader();

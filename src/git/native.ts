@@ -215,6 +215,16 @@ export class NativeHistory implements GitHistory {
     return names.map((name) => (name === null ? null : found.get(name) ?? null));
   }
 
+  async resolveRevisions(names: readonly string[]): Promise<(string | null)[]> {
+    if (!names.length) return [];
+    // One process: cat-file takes revision expressions. The names hold no blank (REVISION_NAME).
+    const out = (await this.git(['cat-file', '--batch-check'], [], `${names.map((n) => `${n}^{commit}`).join('\n')}\n`)).stdout.split('\n');
+    return names.map((_, i) => {
+      const [sha, type] = (out[i] ?? '').split(' ');
+      return type === 'commit' && sha !== undefined && /^[0-9a-f]{40,64}$/.test(sha) ? sha : null;
+    });
+  }
+
   async namesObjects(revs: readonly string[]): Promise<boolean[]> {
     const names = revs.map(objectNamePrefix);
     const asked = names.filter((n): n is string => n !== null);

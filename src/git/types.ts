@@ -101,6 +101,11 @@ export interface GitHistory {
   /** Whether each name names one object of any kind (a commit, a tag of a tree): unknown and ambiguous names do not. */
   namesObjects(revs: readonly string[]): Promise<boolean[]>;
   /**
+   * The commit each revision name names (push.ts REVISION_NAME: a ref as git expands a short name,
+   * HEAD, then ~N and ^N steps), a tag peeled to its commit; null when it names none. In order.
+   */
+  resolveRevisions(names: readonly string[]): Promise<(string | null)[]>;
+  /**
    * Commits reachable from HEAD whose committer time is >= `since` (the walk stops there, as in
    * commitsSince) and whose message (subject or body) holds any of `tokens`: a token of
    * printable ASCII with its ASCII letters in either case, any other verbatim (normalize.ts

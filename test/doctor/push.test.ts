@@ -13,7 +13,13 @@ describe('--pushed ranges', () => {
     expect(parsePushRange(B)).toEqual({ from: null, to: B });
     expect(parsePushRange(`${'0'.repeat(40)}..${B}`)).toEqual({ from: null, to: B });
   });
-  it.each(['', 'main..HEAD', `${A}..`, `${A}..${B}..${A}`, `${A};rm -rf /`])('refuses %j as a usage error', (text) => {
+  it('reads revision names as a user types a range (origin/main..HEAD, HEAD~2, v1.2^{}-free forms)', () => {
+    expect(parsePushRange('origin/main..HEAD')).toEqual({ from: 'origin/main', to: 'HEAD' });
+    expect(parsePushRange(`${A}..feature/rate-limit`)).toEqual({ from: A, to: 'feature/rate-limit' });
+    expect(parsePushRange('HEAD~2^2..refs/heads/main')).toEqual({ from: 'HEAD~2^2', to: 'refs/heads/main' });
+    expect(parsePushRange('v1.2.0')).toEqual({ from: null, to: 'v1.2.0' });
+  });
+  it.each(['', `${A}..`, `${A}..${B}..${A}`, `${A};rm -rf /`, '-x..HEAD', 'main@{u}..HEAD', ':/fix..HEAD', 'HEAD:src/a.ts', 'a b..HEAD', 'main.lock..HEAD', '.hidden..HEAD', 'x/.y..HEAD', 'HEAD^{tree}'])('refuses %j as a usage error', (text) => {
     let err: unknown;
     try {
       parsePushRange(text);

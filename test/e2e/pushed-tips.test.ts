@@ -94,6 +94,9 @@ describe('the pre-push hook judges pushed tips, not the work tree', () => {
     expect(r.out).toMatch(/Write docs for PLAT-9" names PLAT-9, which landed[\s\S]*\[blocks push\]/);
     const range = `${base}..${headSha(dir)}`;
     for (const found of [hookBlocks(r.out), await blocking(dir, 'isomorphic', range)]) expect(found).toEqual([expect.stringContaining('PLAT-9')]);
+    // The same range by name, as a user or a CI job types it: each engine resolves the names.
+    expect(git(dir, ['rev-parse', 'origin/main']).trim()).toBe(base);
+    for (const engine of ['native', 'isomorphic']) expect(await blocking(dir, engine, 'origin/main..HEAD'), engine).toEqual([expect.stringContaining('PLAT-9')]);
     // Committing the reconcile makes the pushed tip true: the push goes through (judged in-process as the hook judges it).
     commitAll(dir, 'api: docs done');
     const ok = await judgedPush(dir, 'main');
@@ -362,6 +365,10 @@ describe('--pushed names what is pushed (red team, 12-04)', () => {
         expect(r.code, `${engine} ${range}`).toBe(2);
         expect(r.stderr.trim().split('\n'), engine).toEqual([`checkpoint: --pushed: ${unknown}, the commit it says is pushed, names no object in this repository; hint: give the commit being pushed (git rev-parse <branch>); the pre-push hook passes the ranges git gives it`]);
       }
+      // A name that names no commit: the same one line, never "nothing pushed".
+      const named = await runCli(dir, ['doctor', '--engine', engine, '--pushed=origin/nope..HEAD']);
+      expect(named.code, engine).toBe(2);
+      expect(named.stderr.trim().split('\n'), engine).toEqual([expect.stringMatching(/^checkpoint: --pushed: origin\/nope names no commit in this repository; hint: give a branch, tag or remote-tracking ref/)]);
       // A force push: the remote's old tip is no object here; a tag of a tree sends no commit.
       expect((await runCli(dir, ['doctor', '--engine', engine, `--pushed=${unknown}..${head}`])).code, engine).toBe(0);
       git(dir, ['tag', '-f', '-a', 'tree-tag', '-m', 'a tree', `${head}^{tree}`]);

@@ -754,6 +754,17 @@ describe.each(['native', 'isomorphic'] as const)('%s engine, absolute facts', (e
     expect(byCommit(pushed, commits.s2).ownChanges).toBeUndefined();
   });
 
+  it('resolveRevisions: a ref by its short name, HEAD, ~N and ^N steps and a tag peeled, as git rev-parse names them (doctor --pushed origin/main..HEAD)', async () => {
+    for (const name of ['merges', 'packed merges', 'linked worktree']) {
+      const { history, dir } = pick(name);
+      const names = ['HEAD', 'HEAD~1', 'HEAD^', 'HEAD^2', 'HEAD~1^2', 'HEAD^0', 'origin/side', 'origin/main', 'origin', 'refs/remotes/origin/side', 'v1', 'v1~1', 'main', 'nope', 'HEAD~999', 'HEAD^3'];
+      const git_ = (n: string) => gitTry(dir, ['rev-parse', '--verify', '--quiet', `${n}^{commit}`]);
+      const expected = names.map((n) => (git_(n).status === 0 ? git_(n).stdout.trim() : null));
+      expect(await history.resolveRevisions(names), name).toEqual(expected);
+      expect(expected.filter((x) => x !== null).length, name).toBeGreaterThan(3);
+    }
+  });
+
   it("fileRevisions: the file's own first-parent revisions, with blob ids, and their contents", async () => {
     const { history, commits, dir } = pick('merges');
     const revs = await history.fileRevisions(['side.txt']);
