@@ -5,7 +5,7 @@ import type { Checkpoint } from '../protocol/types.js';
 import type { Evidence } from './evidence.js';
 import { findLandings, workRefs, type Landing } from './landed.js';
 import { WAITS_ON } from './follow-ups.js';
-import { toSeconds } from './instants.js';
+import { queuedAt } from './instants.js';
 
 /**
  * The work named right after a blocker's waiting words ("until PR #20", "waiting on #21"), joined;
@@ -21,15 +21,17 @@ export function waitsOnWork(cp: Checkpoint): boolean {
 }
 
 /**
- * For a blocker's description: the landings (after the checkpoint's save) of the work it waits
- * on when all of it landed; null when it waits on none, or on some that has not landed.
+ * For a blocker's description: the landings (after the blocker was written: dated like a queued
+ * action, queued.ts, so a re-save that kept it hides none) of the work it waits on when all of it
+ * landed; null when it waits on none, or on some that has not landed.
  */
 export function waitLandings(cp: Checkpoint, evidence: Evidence, checkpointRel?: string): (description: unknown) => Landing[] | null {
-  const saved = toSeconds(cp.updated_at);
+  const at = queuedAt(cp, checkpointRel === undefined ? undefined : evidence.queued.get(checkpointRel));
   return (description) => {
     const waited = awaitedWork(description);
     if (!waited) return null;
-    const landings = findLandings(waited, evidence.commits, evidence.madeAfter(checkpointRel, description as string, saved), evidence.thisRepo);
+    const text = description as string;
+    const landings = findLandings(waited, evidence.commits, evidence.madeAfter(checkpointRel, text, at(text)), evidence.thisRepo);
     return landings.length && landings.length >= workRefs(waited, evidence.thisRepo).length ? landings : null;
   };
 }

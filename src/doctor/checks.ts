@@ -849,12 +849,15 @@ export function checkLandedWork(cp: Checkpoint, evidence: Evidence, checkpointRe
     const landings = b ? landedWait(b.description) : null;
     if (!landings) return [];
     const l = landings[0]!;
+    // Dated by when the blocker was written, as a queued action: a re-save that kept it hides no landing.
+    const written = at(b.description);
+    const when = written < saved ? `after the blocker was written on ${iso(written)}` : 'after the checkpoint';
     return [{
       level: 'warning',
       check: 'landed',
       skill: cp.skill,
       path: `blockers[${i}].description`,
-      message: `${quoted(b.description)} waits on ${landings.map((x) => x.ref.token).join(', ')}, which landed after the checkpoint (${short(l.commit.sha)} ${quoted(l.commit.subject)}); if it blocks no more, remove the blocker (or say what it still waits on)`,
+      message: `${quoted(b.description)} waits on ${landings.map((x) => x.ref.token).join(', ')}, which landed ${when} (${short(l.commit.sha)} ${quoted(l.commit.subject)}); if it blocks no more, remove the blocker (or say what it still waits on)`,
       evidence: { sha: l.commit.sha, date: iso(l.commit.time) },
     } satisfies Finding];
   });

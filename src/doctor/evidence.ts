@@ -238,7 +238,7 @@ export async function gatherEvidence(root: string, checkpoints: readonly Checkpo
     rememberDates(root, opts.dateQueued, queued);
   }
   // An action queued before its checkpoint's last save is judged from when it was queued.
-  const unbounded = since === null ? null : Math.min(since, oldestDate(queued));
+  const unbounded = since === null ? null : Math.min(since, oldestDate(opts.dateQueued ?? [], queued));
   if (unbounded !== null) since = bound(unbounded);
   const walk: Promise<CommitInfo[]> = since === null ? Promise.resolve([]) : early?.since === since ? early.walk : walkFrom(since);
   // The walk goes on past a commit dated before `since` (a skewed clock) that is not in the
@@ -682,8 +682,19 @@ async function verifyAll(root: string, history: () => Promise<GitHistory>, token
   return out;
 }
 
-function oldestDate(dates: QueuedDates | null): number {
-  return dates ? Math.min(...[...dates.values()].flatMap((m) => [...m.values()])) : Infinity;
+/**
+ * The oldest date of a queued text that names work: only a landing of such work is judged from
+ * when it was queued, so an older action naming none (kept beside a blocker waiting on a PR) costs no longer walk.
+ */
+function oldestDate(files: readonly { rel: string; cp: Checkpoint }[], dates: QueuedDates): number {
+  let oldest = Infinity;
+  for (const { rel, cp } of files) {
+    const byText = dates.get(rel);
+    if (!byText) continue;
+    const work = workTexts(cp, readActionText);
+    for (const [text, at] of byText) if (at < oldest && mayNameWork(work(text))) oldest = at;
+  }
+  return oldest;
 }
 
 /** Whether any queued action or blocker resolution names a PR or ticket (else no walk can change `next`). */

@@ -4,6 +4,8 @@
 import { join, posix } from 'node:path';
 import type { Checkpoint } from '../protocol/types.js';
 import { readActionText } from '../protocol/repairable.js';
+import { blockersAsRead } from '../protocol/blocker-ids.js';
+import { awaitedWork } from './blocker-waits.js';
 import type { FileRevision, GitHistory } from '../git/types.js';
 import type { Within } from './after.js';
 import { cachedAtHead, carriedAtHead, repoKey, storeAtHead } from '../git/commit-cache.js';
@@ -35,12 +37,19 @@ const MAX_MERGE_HOPS = 8;
 /** A checkpoint blob larger than this is not read for dating (a hostile history may hold anything). */
 const MAX_BLOB_BYTES = 1 << 20;
 
-/** Texts a checkpoint queues: next_actions and blocker resolutions (what `landed` checks). */
+/**
+ * Texts a checkpoint queues: next_actions, blocker resolutions and the descriptions of blockers
+ * waiting on work (what `landed` checks). A blocker written as a string reads as its description,
+ * as every reader reads it: rewriting it as an object (the repair note's fix) keeps its date.
+ */
 export function queuedTexts(cp: Partial<Checkpoint>): string[] {
   // An action written {"action": …} reads by its words, as the read side shows it: a fix's re-save keeps its date.
   const actions = Array.isArray(cp.next_actions) ? cp.next_actions.map(readActionText) : [];
-  const blockers = Array.isArray(cp.blockers) ? cp.blockers.map((b) => (b && typeof b.proposed_resolution === 'string' ? b.proposed_resolution : '')) : [];
-  return [...actions, ...blockers].filter(Boolean);
+  const blockers = blockersAsRead(cp.blockers);
+  const resolutions = blockers.map((b) => (b && typeof b.proposed_resolution === 'string' ? b.proposed_resolution : ''));
+  // Dated like an action, so a re-save that keeps the blocker does not hide work that landed before it.
+  const waits = blockers.map((b) => (b && awaitedWork(b.description) !== '' ? (b.description as string) : ''));
+  return [...actions, ...resolutions, ...waits].filter(Boolean);
 }
 
 /**

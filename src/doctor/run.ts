@@ -13,6 +13,7 @@ import { shown, shownPath } from '../one-line.js';
 import { judgePushedTips, sentRanges } from './pushed-tips.js';
 import { checkGeneratedFiles, type Untracked, checkLandedWork, checkOnline, checkProjectDir, checkSchema, checkStaleness, checkVerifiedSha, existsIn, foldedPatternDirs, generatedTargets, ignoredListed, notAFile, patternBase, lostFromPatterns } from './checks.js';
 import { savedWithoutZone } from './instants.js';
+import { waitsOnWork } from './blocker-waits.js';
 import { datedFromWords, datedSanely, gatherEvidence, lastRemovalsAtHead, mentionsWork, toSeconds, walkBound, type Evidence } from './evidence.js';
 import { commitToken } from './entries.js';
 import { fieldPlaces } from '../protocol/field-places.js';
@@ -145,7 +146,8 @@ async function doctor(opts: DoctorOptions): Promise<DoctorReport> {
   // dated from a sane instant instead, and the clock's warning says which (datedSanely).
   const sane = await datedSanely(opts.root, readOnes.map((cp) => ({ rel: relOf(cp.skill)!, cp })), opts.now, opts.engine);
   const checkpoints = sane.files.map((f) => f.cp);
-  const dateQueued = checkpoints.filter(mentionsWork).map((cp) => ({ rel: relOf(cp.skill)!, cp }));
+  // A blocker waiting on work is dated like an action (blocker-waits.ts): its file's revisions are read too.
+  const dateQueued = checkpoints.filter((cp) => mentionsWork(cp) || waitsOnWork(cp)).map((cp) => ({ rel: relOf(cp.skill)!, cp }));
   const entries = new Map();
   // Each file looked for once in this run, however many checkpoints and checks name it.
   const exists = existsIn(opts.root);

@@ -5,14 +5,15 @@ import { cacheDir, readCacheJson, writeCacheJson } from './cache-files.js';
 import { resolveGitDirsSync } from './locate.js';
 
 // -2: an action object without text is summarized by its words (readActionText); older summaries lack them.
-const CACHE_FILE = 'queued-by-blob-2.json';
+// -3: a blocker waiting on work is summarized by its description (queued.ts queuedTexts).
+const CACHE_FILE = 'queued-by-blob-3.json';
 /** Old entries beyond this are dropped (oldest first): the cache stays small in a long-lived clone. */
 const MAX_ENTRIES = 5000;
 
 export interface BlobSummary {
   /** updated_at written in that revision, or null when unreadable. */
   updated_at: string | null;
-  /** Texts of its queued actions and blocker resolutions. */
+  /** Texts of its queued actions, blocker resolutions and waiting blockers (queuedTexts). */
   queued: string[];
 }
 

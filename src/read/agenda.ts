@@ -145,9 +145,8 @@ async function landedAtHead(root: string, now: Date, written: readonly Asking[],
   const known = key === null ? null : rememberedLanded(head!, key, notBefore, asking, thisRepo);
   if (known) return { answer: known, head };
   let failed = false;
-  // Actions are dated by when they were queued (as doctor does), so a re-save hides no landing;
-  // a checkpoint asking only about its blockers has no action to date (nor has it in doctor).
-  const evidence = await gatherEvidence(root, asking.map((a) => a.cp), { engine, notBefore, dateQueued: asking.filter((a) => mentionsWork(a.cp)), thisRepo }).catch((e: unknown) => {
+  // Actions and waiting blockers are dated by when they were queued (as doctor does), so a re-save hides no landing.
+  const evidence = await gatherEvidence(root, asking.map((a) => a.cp), { engine, notBefore, dateQueued: asking, thisRepo }).catch((e: unknown) => {
     failed = true;
     unread(e);
     return NO_EVIDENCE;

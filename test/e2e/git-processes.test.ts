@@ -154,7 +154,7 @@ describe('git processes', () => {
     expect(resaved).toEqual(readSide(dir));
   });
 
-  it('a blocked checkpoint: status and next start no git process while no blocker names a PR; one waiting on a PR costs the walk alone, no dating of actions', () => {
+  it('a blocked checkpoint: status and next start no git process while no blocker names a PR; one waiting on a PR costs the walk and its file\'s revisions (when the blocker was written), no longer walk for an older action naming none', () => {
     const dir = makeRepo();
     dirs.push(dir);
     const checkpoint = (blocker: string) => `${JSON.stringify({
@@ -180,8 +180,10 @@ describe('git processes', () => {
     gitOnPath.reset();
     const status = JSON.parse(cli(dir, ['status', '--json'], { env }).stdout);
     expect(status.skills[0].landed_blockers).toEqual([expect.objectContaining({ id: 'b1', evidence: expect.stringMatching(/^#20 landed in /) })]);
-    expect(gitOnPath.runs()).toHaveLength(1);
-    expect(gitOnPath.runs()[0]).toMatch(/ log --max-age=/);
+    // A re-save keeps the blocker's date (red team 60, 05): the file's revisions say when it was written.
+    expect(gitOnPath.runs()).toHaveLength(2);
+    expect(gitOnPath.runs().filter((r) => / log --max-age=/.test(r))).toHaveLength(1);
+    expect(gitOnPath.runs().filter((r) => / log --first-parent .* -- \.checkpoints\/api\.checkpoint\.json$/.test(r))).toHaveLength(1);
     gitOnPath.reset();
     expect(JSON.parse(cli(dir, ['next', '--json'], { env }).stdout).next.landed_blockers).toEqual(status.skills[0].landed_blockers);
     expect(gitOnPath.runs()).toEqual([]);

@@ -111,6 +111,22 @@ describe.each(['native', 'isomorphic'] as const)('a blocker whose awaited PR lan
     expect(data.verify_blockers).toBeUndefined();
   });
 
+  it('stays flagged across a re-save that keeps it, a string blocker rewritten as its object included (red team 60, 05)', async () => {
+    // Written as a string, as hands write it; the repair note's fix rewrites it as an object and re-stamps updated_at.
+    const dir = makeRepo();
+    dirs.push(dir);
+    write(dir, CP, checkpointText([]).replace('"blockers": []', `"blockers": [${JSON.stringify(WAITING)}]`));
+    commitAll(dir, 'checkpoint: api', ago(19));
+    commitAll(dir, 'New schema (#20)', ago(10));
+    const fix = await runCli(dir, ['update', 'api', `--blockers.0:json=${JSON.stringify({ id: 'b1', description: WAITING, needs: 'external_dep' })}`]);
+    expect(fix.code, fix.stderr).toBe(0);
+    commitAll(dir, 'api: reconcile');
+    const found = JSON.parse((await runCli(dir, ['doctor', '--json', '--engine', engine])).stdout).findings.find((f: { path: string }) => f.path === 'blockers[0].description');
+    expect(found?.message).toMatch(/waits on #20, which landed after the blocker was written on /);
+    expect(JSON.parse((await runCli(dir, ['next', '--json', '--engine', engine])).stdout).next.landed_blockers).toEqual([{ index: 0, id: 'b1', description: WAITING, evidence: expect.stringMatching(NOTE) }]);
+    expect((await runCli(dir, ['resume', 'api', '--engine', engine])).stdout).toMatch(LINE);
+  });
+
   it('a PR that has not landed, or one a blocker names only as a cause, is no landing', async () => {
     const dir = repo([
       { id: 'b1', description: WAITING, needs: 'external_dep' },
