@@ -1,8 +1,8 @@
 // Which work git shows as landed: the evidence behind doctor's "redo shipped work" check
 // and behind `next` skipping such actions. Pure: takes commit records, returns matches.
 // Commit SUBJECTS (and whether a commit is a merge) count, plus the few body lines a host writes
-// itself (GitLab's "See merge request g/p!12", Bitbucket's "Merge in P/r from a to b"): a token
-// anywhere else in a body is not a landing.
+// itself (GitLab's "See merge request g/p!12", Bitbucket's "Merge in P/r from a to b", the request's
+// title GitHub and GitLab write first in a merge's body): a token anywhere else in a body is not a landing.
 import type { CommitInfo } from '../git/types.js';
 import { newestByGraph } from '../git/normalize.js';
 import { committedAfter } from './instants.js';
@@ -264,6 +264,8 @@ interface LandingParts {
   text: string;
   /** Names the host or git wrote for the side merged in: a ticket in one of them lands in any case of its letters. */
   branches: string[];
+  /** The branch a "Merge ... into <target>" subject names as merged into. */
+  into?: string;
 }
 
 /**
@@ -284,6 +286,34 @@ export function landingText(subject: string, isMerge: boolean, body = ''): strin
 }
 
 function landingParts(subject: string, isMerge: boolean, body: string): LandingParts | null {
+  const parts = subjectParts(subject, isMerge, body);
+  // The title a host writes under its merge subject says what landed, as a squash's subject does;
+  // the branch merged into, named there ("Update PLAT-7-flag from main"), did not land.
+  const title = parts && hostTitle(subject, body);
+  if (!title) return parts;
+  const { into, ...landed } = parts;
+  return { ...landed, text: `${parts.text}\n${into ? title.split(into).join(' ') : title}` };
+}
+
+/** GitHub's merge subject, where the pull request's title is the body's first line (Bitbucket Server's "... in P/r from a to b" has none). */
+const GITHUB_MERGE = /^Merge pull request #\d{1,7} from \S+\s*$/;
+/** GitLab's line closing a merge commit's body (GITLAB_NUMBER, one match). */
+const GITLAB_REQUEST = /^See merge request \S*!\d+\s*$/m;
+
+/**
+ * The pull or merge request's title a host writes as its merge commit's body's first line:
+ * GitHub's under "Merge pull request #12 from o/branch", GitLab's over "See merge request g/p!12"
+ * (GitLab 14 on; before, that line is the body's first). '' for any other commit: the rest of a
+ * body (a description, the commits squashed) is not what landed.
+ */
+function hostTitle(subject: string, body: string): string {
+  if (!body || !(GITHUB_MERGE.test(subject) || (body.includes('See merge request ') && GITLAB_REQUEST.test(body)))) return '';
+  const newline = body.indexOf('\n');
+  const first = (newline < 0 ? body : body.slice(0, newline)).trim();
+  return first.startsWith('See merge request ') ? '' : first;
+}
+
+function subjectParts(subject: string, isMerge: boolean, body: string): LandingParts | null {
   const server = BITBUCKET_SERVER_MERGE.exec(subject);
   if (server) return sameBranch(server[2]!, server[3]!) ? null : { text: `Merge pull request #${server[1]} from ${server[2]}`, branches: [server[2]!] };
   const titled = BITBUCKET_SERVER_TITLE.exec(subject);
@@ -306,7 +336,7 @@ function landingParts(subject: string, isMerge: boolean, body: string): LandingP
   if (into !== undefined && names.length > 0 && names.every((n) => n === into || n.endsWith(`/${into}`))) return null;
   const unquoted = UNQUOTED_SOURCE.exec(source);
   if (unquoted) names.push(unquoted[1] ?? unquoted[2] ?? unquoted[3]!);
-  return { text: source, branches: names };
+  return { text: source, branches: names, ...(into ? { into } : {}) };
 }
 
 /**
@@ -339,7 +369,8 @@ function landsTest(ref: WorkRef): (commit: Landable) => boolean {
     const anyCase = new RegExp(ref.id, 'i');
     return ({ subject, parents, body = '' }) => {
       // Bitbucket Server 7 names the branch merged in on its body's "Merge in" line only.
-      if (!anyCase.test(subject) && !(subject.startsWith('Pull request #') && anyCase.test(body))) return false;
+      // Nor its merges elsewhere than the subject: a GitHub or GitLab merge's title, on the body's first line.
+      if (!anyCase.test(subject) && !(subject.startsWith('Pull request #') && anyCase.test(body)) && !anyCase.test(hostTitle(subject, body))) return false;
       const parts = landingParts(subject, parents.length > 1, body);
       return parts !== null && (names.test(parts.text) || parts.branches.some((b) => inBranch.test(b)));
     };
@@ -501,6 +532,12 @@ function numberKeys(c: CommitInfo, add: (key: string) => void): void {
   if (source !== undefined) {
     NUMBER_KEY.lastIndex = 0;
     for (let m = NUMBER_KEY.exec(source); m !== null; m = NUMBER_KEY.exec(source)) add(m[0]);
+  }
+  // A ticket in the title a GitHub or GitLab merge writes on its body's first line.
+  const title = hostTitle(c.subject, c.body);
+  if (title) {
+    NUMBER_KEY.lastIndex = 0;
+    for (let m = NUMBER_KEY.exec(title); m !== null; m = NUMBER_KEY.exec(title)) add(m[0]);
   }
   if (c.body.includes('See merge request ')) {
     GITLAB_NUMBER.lastIndex = 0;

@@ -420,7 +420,7 @@ describe('findLandings over an indexed walk', () => {
   // reference gives (revert rules aside: none here).
   const pieces = ['#', '!', '-', '(', ')', ' ', ': ', 'Merge pull request ', 'Merge ', 'Merged PR ', 'Merged in x (pull request ', 'Pull request #', ' from a/b', ' into main', 'PR ', 'MR ', 'AB-', 'AB1-', 'PLAT-', 'UTF-', 'CVE-2024-', 'X', '0', '1', '2', '7', '12', '007', '2024', '#12', '!12', '(#12)', '(!12)', '(#7)'];
   const text = fc.array(fc.constantFrom(...pieces), { maxLength: 8 }).map((p) => p.join(''));
-  const body = fc.constantFrom('', 'See merge request g/p!12', 'See merge request !7', 'See merge request g/p!120', 'Merge in P/r from a to main', 'Merge in P/r from PLAT-7-x to main', 'Merge in P/r from main to AB-12', 'mentions #12 and !12');
+  const body = fc.constantFrom('', 'See merge request g/p!12', 'See merge request !7', 'See merge request g/p!120', 'Merge in P/r from a to main', 'Merge in P/r from PLAT-7-x to main', 'Merge in P/r from main to AB-12', 'mentions #12 and !12', 'AB-12 title', 'PLAT-7 title\n\nSee merge request g/p!12', 'Title\n\nPLAT-7 mentioned');
   it('finds exactly the commits that land each reference', () => {
     fc.assert(fc.property(fc.array(fc.tuple(text, fc.boolean(), body), { maxLength: 25 }), text, (subjects, queued) => {
       const commits = subjects.map(([s, merge, b], i) => ({ ...commit(`c${i}`, s, 1000 - i, b), parents: merge ? ['a', 'b'] : ['a'] }));
@@ -715,6 +715,14 @@ describe('merge subjects of every host: only the side merged in lands a ticket (
     // GitLab
     ["Merge branch 'PLAT-7-flag' into 'main'", 'Add flag\n\nSee merge request acme/shop!12', true],
     ["Merge branch 'main' into 'PLAT-7-flag'", 'See merge request acme/shop!13', false],
+    // The title the host writes on the body's first line, as a squash's subject (red team 60, 07)
+    ['Merge pull request #45 from acme/tiers', 'PLAT-7: rate limit tiers', true],
+    ["Merge branch 'tiers' into 'main'", 'PLAT-7: rate limit tiers\n\nSee merge request acme/shop!45', true],
+    ['Merge pull request #45 from acme/tiers', 'Rate limit tiers\n\nFollow-up to PLAT-7', false],
+    ["Merge branch 'tiers' into 'main'", 'Rate limit tiers\n\nRelated: PLAT-7\n\nSee merge request acme/shop!45', false],
+    ["Merge branch 'main' into 'PLAT-7-flag'", 'Update PLAT-7-flag\n\nSee merge request acme/shop!46', false],
+    ["Merge branch 'tiers'", 'PLAT-7: rate limit tiers', false],
+    ['Merge pull request #12 in PROJ/shop from feature/x to master', 'PLAT-7: add flag', false],
   ])('%s / %s -> %s', (subject, body, expected) => {
     expect(lands(subject as string, body as string)).toBe(expected);
   });
