@@ -503,6 +503,11 @@ export async function ignoredListed(history: GitHistory, rels: readonly string[]
   return new Set([...asked].filter(([path]) => ignored.has(path)).map(([, rel]) => rel));
 }
 
+/** Whether `commit` changed `path` (or renamed it away). */
+function sideChanged(commit: CommitInfo, path: string): boolean {
+  return commit.changes.some((c) => c.path === path || c.from === path);
+}
+
 /** A file git does not track (neither the index nor HEAD holds it): ignored (a build output), or never added. */
 export type Untracked = 'ignored' | 'untracked';
 
@@ -537,6 +542,10 @@ export function checkGeneratedFiles(cp: Checkpoint, ctx: FileContext): (uncommit
       if (!madeAfter(commit) || own.has(i)) continue;
       // A rename the entry still covers at both ends ("src/*.ts": a.ts -> c.ts, same content) changes nothing it names.
       const ch = commit.changes.find((c) => !skip?.has(c.path) && !(c.from !== undefined && skip?.has(c.from)) && !(editsInPlace(c) && cosmetic(commit.sha, c.path)) && ((c.from !== undefined && test(c.from)) ? !test(c.path) && !same(c.from) : test(c.path) && !same(c.path)));
+      // A merge (a pull's "Merge branch 'main' of …") changed it against its first parent because a
+      // commit it brought in from the other side did, after the save: that commit is named, with its
+      // date, further down the walk (a merge is not blamed for what the merged-in side changed).
+      if (ch && commit.parents.length > 1 && candidates.some((j) => j !== i && sideChanged(commits[j]!, ch.path) && madeAfter(commits[j]!) && !own.has(j) && broughtInBy(commits, commit, commits[j]!.sha))) continue;
       if (ch) return { commit, file: ch.path, change: ch };
     }
     return undefined;

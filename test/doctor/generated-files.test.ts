@@ -119,3 +119,26 @@ describe('a rename a pattern still covers (red team)', () => {
     expect(findings(['src/*.ts'], [out])[0]?.message).toMatch(/^src\/old\.ts \(matched by src\/\*\.ts\) was renamed to lib\/old\.ts after the checkpoint was written/);
   });
 });
+
+describe('a change a pull brought in (red team 60, 04)', () => {
+  const sha = (c: string) => c.repeat(40);
+  const commit = (c: string, sec: number, parents: string[], changes: PathChange[], subject = `commit ${c}`): CommitInfo => ({ sha: sha(c), parents: parents.map(sha), subject, body: '', time: sec, authorTime: sec, changes });
+  const findings = (entries: string[], commits: CommitInfo[]) => {
+    const cp = { skill: 'api', status: 'in_progress', updated_at: new Date(SAVED * 1000).toISOString(), context_primer: { generated_files: entries } } as unknown as Checkpoint;
+    return checkGeneratedFiles(cp, { root, evidence: { ...NO_EVIDENCE, commits }, checkpointRel: CHECKPOINT })(new Set());
+  };
+  // base <- readme (ours) <- merge -> tune (a teammate's, pulled): the merge's first-parent diff shows src/a.ts.
+  const base = commit('0', SAVED - 10, [], [{ status: 'M', path: CHECKPOINT }]);
+  const tune = commit('1', SAVED + 10, ['0'], [{ status: 'M', path: 'src/a.ts' }], 'Tune limiter (#50)');
+  const readme = commit('2', SAVED + 20, ['0'], [{ status: 'M', path: 'README.md' }]);
+  const merge = commit('3', SAVED + 30, ['2', '1'], [{ status: 'M', path: 'src/a.ts' }], "Merge branch 'main' of github.com:acme/api");
+  it('names the commit that changed the file, not the merge', () => {
+    for (const entry of ['src/a.ts', 'src/*.ts']) {
+      expect(findings([entry], [merge, readme, tune, base]).map((f) => [f.level, f.evidence?.sha, f.evidence?.date])).toEqual([['warning', tune.sha, new Date(tune.time * 1000).toISOString()]]);
+    }
+  });
+  it('still names the merge when what it brought in was made before the save', () => {
+    const old = { ...tune, time: SAVED - 5, authorTime: SAVED - 5 };
+    expect(findings(['src/a.ts'], [merge, readme, base, old]).map((f) => f.evidence?.sha)).toEqual([merge.sha]);
+  });
+});
