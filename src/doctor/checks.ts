@@ -690,16 +690,24 @@ export function checkGeneratedFiles(cp: Checkpoint, ctx: FileContext): (uncommit
     // Last modified before the checkpoint was written (same second: after, as a commit is): the checkpoint saw the edits.
     const modified = modifiedAt(join(ctx.root, f.dirty));
     if (modified < after) return [{ ...base, level: 'info', path: f.path, message: `${shown(f.dirty)} ${claim}, last modified ${iso(modified)}, before the checkpoint was written`, evidence: { file: f.dirty, date: iso(modified) } }];
-    // The checkpoint itself has uncommitted edits: the session is mid-work, dirty files are expected.
-    const level = uncommitted.has(ctx.checkpointRel) ? 'info' : f.prose ? 'advice' : changed;
+    // The checkpoint itself has uncommitted edits written after this one: the session is mid-save,
+    // and that save may describe it (a note). An edit after the checkpoint's last write, whether or
+    // not that write is committed, is one no save saw: drift, as a committed save's is (red team 60, 10).
+    const midSave = uncommitted.has(ctx.checkpointRel) && !(modifiedMs(join(ctx.root, f.dirty)) > modifiedMs(join(ctx.root, ctx.checkpointRel)));
+    const level = midSave ? 'info' : f.prose ? 'advice' : changed;
     return [{ ...base, level, path: f.path, message: `${shown(f.dirty)}${f.prose ? ", which the entry's prose names," : ''} ${claim} made after the checkpoint; re-read it`, evidence: { file: f.dirty } }];
   });
 }
 
 /** The second a file was last modified (lstat: a link is not followed), NaN when it cannot be read. */
 function modifiedAt(file: string): number {
+  return Math.floor(modifiedMs(file) / 1000);
+}
+
+/** When a file was last modified, ms (lstat), NaN when it cannot be read. */
+function modifiedMs(file: string): number {
   try {
-    return Math.floor(lstatSync(file).mtimeMs / 1000);
+    return lstatSync(file).mtimeMs;
   } catch {
     return Number.NaN;
   }

@@ -1,6 +1,6 @@
 // doctor, next and the pre-push hook against real repositories built by the test.
 import { afterEach, describe, expect, it } from 'vitest';
-import { cpSync, existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { cpSync, existsSync, readFileSync, rmSync, statSync, utimesSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { cleanup, commitAll, git, gitTry, makeRepo, tempDir, write, headSha, initialized } from '../helpers/repo.js';
 import { runCli } from '../helpers/in-process.js';
@@ -404,7 +404,7 @@ describe.each(ENGINES)('doctor with the %s engine', (engine) => {
     expect(files.some((f: { message: string }) => f.message.includes('re-read it'))).toBe(false);
   });
 
-  it('names generated files with uncommitted edits, in entry order among committed drift; notes only while the checkpoint itself is mid-edit', async () => {
+  it('names generated files with uncommitted edits, in entry order among committed drift; notes only while the checkpoint itself is mid-edit and written after them', async () => {
     const { dir, cp, edit } = builtOnce('uncommitted edits of listed files', () => {
       const dir = makeRepo();
       const h = new History(dir);
@@ -428,6 +428,11 @@ describe.each(ENGINES)('doctor with the %s engine', (engine) => {
     expect(await files()).toMatchObject([dirty('warning', 0, 'src/a.ts'), committed, dirty('warning', 2, 'src/c file.ts'), untracked]);
     write(dir, '.checkpoints/api.checkpoint.json', cp.replace('Write the docs', 'Write the docs, then the tests'));
     expect(await files()).toMatchObject([dirty('info', 0, 'src/a.ts'), committed, dirty('info', 2, 'src/c file.ts'), untracked]);
+    // Edited after that write (its mtime set, not waited for): no save saw it, so drift again (red team 60, 10).
+    write(dir, 'src/a.ts', 'a, rewritten after the save\n');
+    const later = new Date(statSync(join(dir, '.checkpoints/api.checkpoint.json')).mtimeMs + 5_000);
+    utimesSync(join(dir, 'src/a.ts'), later, later);
+    expect(await files()).toMatchObject([dirty('warning', 0, 'src/a.ts'), committed, dirty('info', 2, 'src/c file.ts'), untracked]);
   });
 
   it('checks verified_for_sha against HEAD history', async () => {
