@@ -270,6 +270,17 @@ const negate = (b: boolean | null) => (b === null ? null : !b);
  * and its next action (current state, not claims), then the capsule: next, goal, evidence,
  * then the rest. Claims are whole items: left out and named, never cut.
  */
+/** The origin's commit as written when it is one; anything else quoted and named so, never taken for the tool's own words. */
+function headShown(head: unknown): string {
+  return typeof head === 'string' && /^[0-9a-f]{4,64}$/i.test(head) ? head : `${shown(JSON.stringify(head))} (not a commit id)`;
+}
+
+/** The origin's time as written when it is one (or pause's placeholder); anything else quoted and named so. */
+function savedShown(at: unknown): string {
+  const text = String(at);
+  return (typeof at === 'string' && !Number.isNaN(Date.parse(at)) && !/[\n\r]/.test(at)) || text.startsWith(NOT_RECORDED) ? oneLine(text) : `${shown(JSON.stringify(at))} (not a time)`;
+}
+
 function textBlocks(v: View, now: Date): Block[] {
   // Every value is shown on one line (oneLine), as status, next and resume show it: this is what a
   // fresh agent reads after compaction, and a line break in a committed text must not forge a line.
@@ -284,8 +295,8 @@ function textBlocks(v: View, now: Date): Block[] {
       name: 'saved and HEAD',
       tier: 0,
       head: [
-        `saved:       ${o.saved_at} (${relativeTime(o.saved_at, now)})${o.root !== v.root ? `  in ${o.root}, NOT this directory (${v.root})` : ''}`,
-        `origin HEAD: ${o.head ?? (o.saved_at.startsWith(NOT_RECORDED) ? 'not recorded' : 'none')}   current HEAD: ${v.current.head ?? 'none'}${v.current.branch ? ` (${v.current.branch})` : ''}   ${verdict}`,
+        `saved:       ${savedShown(o.saved_at)} (${relativeTime(o.saved_at, now)})${o.root !== v.root ? `  in ${oneLine(String(o.root))}, NOT this directory (${oneLine(v.root)})` : ''}`,
+        `origin HEAD: ${o.head === null || o.head === undefined ? (String(o.saved_at).startsWith(NOT_RECORDED) ? 'not recorded' : 'none') : headShown(o.head)}   current HEAD: ${v.current.head ?? 'none'}${v.current.branch ? ` (${v.current.branch})` : ''}   ${verdict}`,
         '',
       ],
     },

@@ -40,6 +40,14 @@ export async function run(args: ParsedArgs, ctx: Context): Promise<number> {
       hint: `leave ${spelling.caller === 'cli' ? `--${field}` : `the op on ${field}`} out; the checkpoint was not changed`,
     });
   }
+  // The capsule is pause's: its origin says where and when its claims were saved, which a write
+  // of one field would relabel (an old capsule shown as "same commit" as HEAD).
+  const capsuleOp = ops.find((op) => op.path[0] === 'capsule');
+  if (capsuleOp) {
+    throw new CheckpointError('E_USAGE', `${capsuleOp.given}: the recovery capsule is written only by checkpoint pause, which records where and when its claims were saved`, {
+      hint: `save it again with checkpoint pause ${skill} --context '<json>' (or --auto for its mechanical state); the checkpoint was not changed`,
+    });
+  }
   let created = false;
   let typeNotes: string[] = [];
   let rotated: RotateReport | null = null;
