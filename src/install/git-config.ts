@@ -1,5 +1,6 @@
 // Thin wrappers over `git config` / `git rev-parse` for the install commands, through the one
 // git gateway (so a hook's GIT_DIR never points them at another repository).
+import { gitDirEnvNote } from '../git/git-dir-env.js';
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { CheckpointError } from '../errors.js';
@@ -31,6 +32,8 @@ export function gitRepoProblem(root: string): CheckpointError | null {
   if (existsSync(join(root, '.git'))) {
     return new CheckpointError('E_GIT', `${root} is not a git repository git can open (its .git is there, but git cannot read it: a worktree or submodule whose repository moved or was not copied?)`, { hint: 'run `git status` there to see why' });
   }
+  const env = gitDirEnvNote(process.env);
+  if (env) return new CheckpointError('E_GIT', `${root} has no .git of its own: ${env}`, { hint: 'then run this again; the merge driver and hook live in git' });
   return new CheckpointError('E_GIT', `${root} is not a git repository`, { hint: 'run `git init` first; the merge driver and hook live in git' });
 }
 

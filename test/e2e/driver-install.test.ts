@@ -125,6 +125,30 @@ describe('install-driver', () => {
   });
 });
 
+describe('a repository used through GIT_DIR / GIT_WORK_TREE (red team, 12-07)', () => {
+  it('init, install-driver and doctor name the variables and the way in, never "no repository" alone or a silent "no drift"', async () => {
+    const base = tempDir('cp-gitdir-');
+    dirs.push(base);
+    const [gd, wk] = [join(base, 'gd'), join(base, 'wk')];
+    mkdirSync(wk);
+    execFileSync('git', ['init', '-q', '--bare', gd]);
+    const env = { GIT_DIR: gd, GIT_WORK_TREE: wk };
+    const init = cli(wk, ['init'], { env });
+    expect(init.code, init.stderr).toBe(0);
+    expect(init.stdout).toContain(`merge driver and pre-push hook not installed: GIT_DIR and GIT_WORK_TREE are set, which checkpoint does not follow; it reads the repository from the project's own .git (a folder, or a file naming one: echo "gitdir: ${gd}" > .git)`);
+    const driver = cli(wk, ['install-driver'], { env });
+    expect(driver.code).toBe(2);
+    expect(driver.stderr).toContain(`${wk} has no .git of its own: GIT_DIR and GIT_WORK_TREE are set`);
+    const doctor = await runCli(wk, ['doctor'], { env });
+    expect(doctor.stdout).toContain(`note: git history was not checked: ${wk} has no .git (it is not the root of a clone); GIT_DIR and GIT_WORK_TREE are set`);
+    // Without the variables (a tarball in CI): the note alone.
+    expect((await runCli(wk, ['doctor'])).stdout).toMatch(/note: git history was not checked: .* has no \.git \(it is not the root of a clone\)\n$/);
+    // The way in the note gives works: a .git file naming the git dir.
+    write(wk, '.git', `gitdir: ${gd}\n`);
+    expect((await runCli(wk, ['doctor'])).stdout).not.toContain('git history was not checked');
+  });
+});
+
 describe('a later .gitattributes line that decides how checkpoint files merge (red team, 12-04)', () => {
   it('init, install-driver and doctor name it (the driver would never run); without it, none does', async () => {
     const dir = makeRepo();

@@ -1,5 +1,6 @@
 import { CheckpointError } from '../../errors.js';
-import { shown } from '../../one-line.js';
+import { shown, shownPath } from '../../one-line.js';
+import { gitDirEnvNote } from '../../git/git-dir-env.js';
 import { configProblems, readConfig } from '../../store/config.js';
 import { runDoctor } from '../../doctor/run.js';
 import type { Finding, Level } from '../../doctor/types.js';
@@ -57,6 +58,11 @@ export async function run(args: ParsedArgs, ctx: Context): Promise<number> {
   if (report.pushed !== null) parts.push(`${n(report.pushed, 'pushed commit')}, ${blocking.length} blocking`);
   const summary = `doctor: ${parts.join(', ')}`;
   lines.push(failed ? c.red(summary) : errors + warnings ? c.yellow(summary) : c.green(`${summary} — no drift`));
+  // No .git at the project's root (evidence.ts): nothing was checked against git, which "no drift" alone would hide.
+  if (report.engine === null) {
+    const env = gitDirEnvNote(ctx.env);
+    lines.push(`note: git history was not checked: ${shownPath(root)} has no .git (it is not the root of a clone)${env ? `; ${env}` : ''}`);
+  }
   if (failed && pushed) {
     lines.push('the pushed commits cause or carry the findings marked [blocks push]; reconcile them (or push with --no-verify to bypass the hook)');
     const reread = rereadLine(blocking, 'push again');

@@ -16,6 +16,7 @@ import { writeFileAtomic } from '../../store/atomic.js';
 import { ensureProjectDir, linkAt, projectPathExists, readProjectText, writablePath } from '../../store/safe-fs.js';
 import { CheckpointError } from '../../errors.js';
 import { shownPath } from '../../one-line.js';
+import { gitDirEnvNote } from '../../git/git-dir-env.js';
 
 /**
  * Creates .checkpoints/ with its README, .gitignore and JSON Schema. Idempotent: reports what
@@ -76,7 +77,10 @@ function planFile(root: string, path: string, content: string, label: string, wh
 /** Git integrations that init also sets up: the merge driver and the pre-push hook. */
 function integrationPlans(root: string, ctx: Context): InstallPlan[] {
   const note = (change: string): InstallPlan[] => [{ changes: [change], notes: [], apply() {} }];
-  if (!existsSync(join(root, '.git'))) return note('not a git repository: merge driver and pre-push hook not installed (run init again after `git init`)');
+  if (!existsSync(join(root, '.git'))) {
+    const env = gitDirEnvNote(ctx.env);
+    return note(env ? `merge driver and pre-push hook not installed: ${env}; then run init again` : 'not a git repository: merge driver and pre-push hook not installed (run init again after `git init`)');
+  }
   if (ctx.env[SKIP_ENV] && ctx.env[SKIP_ENV] !== '0') return note(`git integrations skipped (${SKIP_ENV} is set)`);
   const ignored = ignoredCheckpointsNote(root);
   return [
