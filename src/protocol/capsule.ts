@@ -7,6 +7,7 @@
 import schema from './schema.json' with { type: 'json' };
 import { ShapeChecker, type Shape } from './shape-check.js';
 import { isJsonObject } from './identity.js';
+import { isIsoInstant } from './instant.js';
 import { CAPSULE_FIELDS, type Capsule, type CapsuleContext, type JsonObject, type JsonValue } from './types.js';
 
 export { CAPSULE_FIELDS };
@@ -51,6 +52,23 @@ export function validateCapsule(capsule: unknown): CapsuleProblem[] {
   const size = capsuleSizeProblem(capsule);
   if (size !== null) problems.push({ path: '', message: size });
   return problems;
+}
+
+/**
+ * When `pause` last wrote a stored capsule, in ms since the epoch: the later of its mechanical
+ * state's `at` (every pause writes it, `--auto` included) and its origin's `saved_at` (what
+ * `--context` wrote); -Infinity when neither is an instant. The PreCompact hook's `pause <skill>
+ * --auto` runs just before compaction, so the capsule written last is the compacted session's
+ * unless another pause ran after it. Pure.
+ */
+export function lastPausedAt(capsule: unknown): number {
+  const at = (part: unknown, key: string): number => {
+    const v = isJsonObject(part as JsonValue) ? (part as JsonObject)[key] : undefined;
+    return isIsoInstant(v) ? Date.parse(v) : -Infinity;
+  };
+  if (!isJsonObject(capsule as JsonValue)) return -Infinity;
+  const c = capsule as JsonObject;
+  return Math.max(at(c.mechanical, 'at'), at(c.origin, 'saved_at'));
 }
 
 /** Whether the capsule field `k` holds a list (constraints, ...) rather than one text. */

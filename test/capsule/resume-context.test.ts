@@ -159,6 +159,27 @@ describe('resume --context', () => {
     expect((await runCli(dir, ['resume', '--context'])).stdout).toMatch(/RECOVERY CAPSULE: web[\s\S]*web again/);
   });
 
+  it('without a skill, the capsule pause wrote last, a pause --auto refresh included, and the others named on one line (red team, 12-07)', async () => {
+    const dir = project('api', 'web');
+    // web's claims saved first, api's later; then web's session is compacted: its PreCompact hook refreshes web's capsule.
+    const saveAt = (skill: string, at: string) => {
+      const doc = JSON.parse(read(dir, cpPath(skill)));
+      doc.capsule = { ...doc.capsule, origin: { ...doc.capsule.origin, saved_at: at }, mechanical: { ...doc.capsule.mechanical, at } };
+      write(dir, cpPath(skill), `${JSON.stringify(doc, null, 2)}\n`);
+    };
+    for (const [skill, at] of [['web', '2020-01-01T09:00:00Z'], ['api', '2020-01-01T10:00:00Z']] as const) {
+      await pause(dir, skill, context({ goal: `${skill} goal` }));
+      saveAt(skill, at);
+    }
+    expect((await runCli(dir, ['resume', '--context'])).stdout).toMatch(/^RECOVERY CAPSULE: api[\s\S]*\nOther capsules saved: web \(checkpoint resume web --context\)\n/);
+    expect((await runCli(dir, ['pause', 'web', '--auto'])).code).toBe(0);
+    const r = await runCli(dir, ['resume', '--context']);
+    expect(r.stdout).toMatch(/^RECOVERY CAPSULE: web[\s\S]*\nOther capsules saved: api \(checkpoint resume api --context\)\n[\s\S]*goal: +web goal/);
+    expect(JSON.parse((await runCli(dir, ['resume', '--context', '--json'])).stdout)).toMatchObject({ skill: 'web', other_capsules: ['api'] });
+    // Named, the skill's own capsule, and no list of others.
+    expect((await runCli(dir, ['resume', 'api', '--context'])).stdout).not.toMatch(/Other capsules/);
+  });
+
   it('a missing capsule (or checkpoint) says so and exits 0', async () => {
     const dir = project('api');
     const r = await runCli(dir, ['resume', 'api', '--context']);

@@ -5,7 +5,7 @@
 // nothing is changed: this command only reads.
 import { CheckpointError, isCheckpointError } from '../../errors.js';
 import { EXIT_ASK_USER, fittedJson } from './resume.js';
-import { foreignCapsuleKeys, ownCapsule, topLevelClaims, validateCapsule } from '../../protocol/capsule.js';
+import { foreignCapsuleKeys, lastPausedAt, ownCapsule, topLevelClaims, validateCapsule } from '../../protocol/capsule.js';
 import { NOT_RECORDED } from '../../protocol/capsule-placeholder.js';
 import { type Capsule, type Checkpoint, type JsonValue } from '../../protocol/types.js';
 import { readActionText } from '../../protocol/repairable.js';
@@ -13,7 +13,8 @@ import { blockerClosed, waitsOnUser } from '../../protocol/priority.js';
 import { blockersAsRead } from '../../protocol/blocker-ids.js';
 import { byteLimit, charLimit, printBudgeted, type Block, type Budget } from '../render/budget.js';
 import { terminalSafeJson } from '../render/json-text.js';
-import { shown } from '../../one-line.js';
+import { shown, shownList } from '../../one-line.js';
+import { placeholder } from '../../shell-words.js';
 import { display, listSkills, readCheckpoint, type CheckpointFile } from '../../store/checkpoints.js';
 import { gitState, type GitState } from '../../store/git-state.js';
 import { conflictedCheckpoints, conflictReport, type ConflictCode } from '../../store/index-conflicts.js';
@@ -24,6 +25,8 @@ import { optionalSkillArg, rootOf } from './common.js';
 import { buildAgenda, landedBlockerNote, type LandedBlocker } from '../../read/agenda.js';
 
 export const CONTEXT_OUTPUT_MAX_BYTES = 16 * 1024;
+/** Other skills with a capsule named by name; the rest as a count. */
+const MAX_OTHERS = 5;
 
 export const UNVERIFIED_LABEL = 'UNVERIFIED CLAIMS';
 const UNVERIFIED_NOTE = 'saved by an earlier session; check each claim against the repository before acting on it. The capsule grants no approvals.';
@@ -39,12 +42,13 @@ interface Found {
 }
 
 /**
- * The capsule saved most recently across all checkpoints; unreadable files are skipped (and
- * named), and so are those git's index holds unmerged, the file in the work tree or not: a side
- * of an unfinished merge is not the state to recover.
+ * Every saved capsule, the one `pause` wrote last first (lastPausedAt: a `pause --auto` refresh
+ * counts, so the capsule the PreCompact hook just refreshed is the compacted session's; equal
+ * times by skill name); unreadable files are skipped (and named), and so are those git's index
+ * holds unmerged, the file in the work tree or not: a side of an unfinished merge is not the state to recover.
  */
-function mostRecent(root: string): { found: Found | null; skipped: Skipped[] } {
-  let best: { found: Found; at: number } | null = null;
+function byRecency(root: string): { saved: Found[]; skipped: Skipped[] } {
+  const saved: { found: Found; at: number }[] = [];
   const skipped: Skipped[] = [];
   const conflicts = conflictedCheckpoints(root);
   const skills = listSkills(root);
@@ -64,11 +68,31 @@ function mostRecent(root: string): { found: Found | null; skipped: Skipped[] } {
     }
     const capsule = file ? capsuleOf(file.value) : undefined;
     if (!file || capsule === undefined) continue;
-    const savedAt = isObj(capsule) && isObj(capsule.origin) ? Date.parse(String(capsule.origin.saved_at)) : NaN;
-    const at = Number.isNaN(savedAt) ? -Infinity : savedAt;
-    if (!best || at > best.at) best = { found: { skill, file, capsule }, at };
+    saved.push({ found: { skill, file, capsule }, at: lastPausedAt(capsule) });
   }
-  return { found: best?.found ?? null, skipped };
+  // Stable: equal times keep the skills' order.
+  return { saved: saved.sort((a, b) => (a.at === b.at ? 0 : a.at > b.at ? -1 : 1)).map((s) => s.found), skipped };
+}
+
+/**
+ * Why the capsule of `found` cannot be shown (the refusal `resume <skill> --context` gives), or
+ * null: claims written at its top level, or a capsule the protocol's rules refuse.
+ */
+function refusal(found: Found): CheckpointError | null {
+  // Claims written by hand at the capsule's top level (recovery-capsule.md's flat shape) are not
+  // the user's own fields: one move makes them a capsule, and the refusal names it.
+  const flat = topLevelClaims(found.capsule as JsonValue);
+  if (flat.length) {
+    return new CheckpointError('E_CAPSULE', `the capsule of "${found.skill}" holds its claims (${flat.join(', ')}) at its top level, not in capsule.context where they are read`, {
+      hint: `nothing was changed; move them with checkpoint pause ${found.skill} --auto (it keeps each as written), then run checkpoint resume ${found.skill} --context again`,
+    });
+  }
+  const problems = validateCapsule(ownCapsule(found.capsule as JsonValue));
+  if (!problems.length) return null;
+  const first = problems[0]!;
+  return new CheckpointError('E_CAPSULE', `the stored capsule of "${found.skill}" is corrupt or oversized: capsule${first.path ? `.${first.path}` : ''}: ${first.message}${problems.length > 1 ? ` (+${problems.length - 1} more)` : ''}`, {
+    hint: `nothing was changed; inspect it with checkpoint show ${found.skill}, then save a new one with checkpoint pause ${found.skill} --context ...`,
+  });
 }
 
 /** Whether two (possibly differently abbreviated) shas name the same commit; null when unknown. */
@@ -86,6 +110,8 @@ export async function run(args: ParsedArgs, ctx: Context): Promise<number> {
 
   let found: Found | null = null;
   let skipped: Skipped[] = [];
+  /** Without a skill: the other capsules saved. */
+  let others: string[] = [];
   if (skill) {
     const code = conflictedCheckpoints(root).get(skill);
     if (code !== undefined) {
@@ -98,36 +124,26 @@ export async function run(args: ParsedArgs, ctx: Context): Promise<number> {
     if (capsule !== undefined) found = { skill, file, capsule };
     else return none(ctx, skill, `no recovery capsule saved for "${skill}" (save one with checkpoint pause ${skill} --context ...)`, budget);
   } else {
-    ({ found, skipped } = mostRecent(root));
+    let saved: Found[];
+    ({ saved, skipped } = byRecency(root));
+    found = saved[0] ?? null;
+    others = saved.slice(1).map((f) => f.skill);
     for (const s of skipped) ctx.out.err(`checkpoint: skipped ${s.skill}: ${s.conflict ? 'its checkpoint is in an unfinished merge' : 'its checkpoint file cannot be read'} (${repairCommand(s)})`);
     // The capsule may be in a file that cannot be read: never "none saved", the user decides.
     if (!found && skipped.length) return unreadable(ctx, skipped, budget);
     if (!found) return none(ctx, null, 'no recovery capsule saved in any checkpoint', budget);
   }
 
-  // Claims written by hand at the capsule's top level (recovery-capsule.md's flat shape) are not
-  // the user's own fields: one move makes them a capsule, and the refusal names it.
-  const flat = topLevelClaims(found.capsule as JsonValue);
-  if (flat.length) {
-    throw new CheckpointError('E_CAPSULE', `the capsule of "${found.skill}" holds its claims (${flat.join(', ')}) at its top level, not in capsule.context where they are read`, {
-      hint: `nothing was changed; move them with checkpoint pause ${found.skill} --auto (it keeps each as written), then run checkpoint resume ${found.skill} --context again`,
-    });
-  }
+  const refused = refusal(found);
+  if (refused) throw refused;
   // Fields of the user's own beside the protocol's (kept by every pause) are not claims: named, not shown.
   const foreign = foreignCapsuleKeys(found.capsule as JsonValue);
   if (foreign.length) ctx.out.err(`checkpoint: note: capsule field${foreign.length === 1 ? '' : 's'} of ${found.skill}'s own not shown: ${foreign.map((k) => shown(k)).join(', ')} (checkpoint show ${found.skill} has ${foreign.length === 1 ? 'it' : 'them'})`);
   found = { ...found, capsule: ownCapsule(found.capsule as JsonValue) };
-  const problems = validateCapsule(found.capsule);
-  if (problems.length) {
-    const first = problems[0]!;
-    throw new CheckpointError('E_CAPSULE', `the stored capsule of "${found.skill}" is corrupt or oversized: capsule${first.path ? `.${first.path}` : ''}: ${first.message}${problems.length > 1 ? ` (+${problems.length - 1} more)` : ''}`, {
-      hint: `nothing was changed; inspect it with checkpoint show ${found.skill}, then save a new one with checkpoint pause ${found.skill} --context ...`,
-    });
-  }
   const capsule = found.capsule as Capsule;
   const current = await gitState(root);
   // Whether next_actions[0] already landed, in both outputs: a host reading the JSON is not sent to redo shipped work either.
-  const view: View = { skill: found.skill, file: display(root, found.file.path), capsule, current, root, state: found.file.value, ...(await landedNow(root, ctx.now, found.skill)) };
+  const view: View = { skill: found.skill, file: display(root, found.file.path), capsule, current, root, state: found.file.value, ...(skill ? {} : { others }), ...(await landedNow(root, ctx.now, found.skill)) };
 
   if (ctx.json) {
     for (const withPaths of [true, false]) {
@@ -213,6 +229,8 @@ interface View {
   landed?: { evidence: string; fresh: string | null } | null;
   /** Blockers whose awaited work git shows landed (as resume and status read them). */
   landedBlockers?: LandedBlocker[];
+  /** Without a skill named: the other skills with a capsule, the newest first. */
+  others?: string[];
 }
 
 /**
@@ -260,6 +278,8 @@ function jsonView(v: View, withPaths: boolean): unknown {
     next_action_landed: v.landed ? { evidence: v.landed.evidence, first_not_landed: v.landed.fresh } : null,
     // Blockers in the live checkpoint whose awaited work git shows landed: to check and remove.
     landed_blockers: v.landedBlockers ?? [],
+    // Without a skill named: the other capsules, so a session shown the wrong one knows its own exists.
+    ...(v.others ? { other_capsules: v.others } : {}),
   };
 }
 
@@ -301,6 +321,12 @@ function textBlocks(v: View, now: Date): Block[] {
       ],
     },
   ];
+  // The capsule shown is the one pause wrote last; a session whose own is another reads it by name.
+  const one = (skills: string[]) => (skills.length === 1 ? skills[0]! : placeholder('skill'));
+  const others = [
+    ...(v.others?.length ? [`Other capsules saved: ${shownList(v.others, MAX_OTHERS)} (checkpoint resume ${one(v.others)} --context)`] : []),
+  ];
+  if (others.length) blocks.push({ name: 'other capsules', tier: 1, head: [...others, ''] });
   const cp = isObj(v.state) ? (v.state as unknown as Checkpoint) : null;
   // As status and resume list them: a blocker written as a string or without an id read with the
   // id its fix gives it, one the checkpoint marks resolved left out.
