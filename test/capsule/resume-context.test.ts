@@ -180,6 +180,24 @@ describe('resume --context', () => {
     expect((await runCli(dir, ['resume', 'api', '--context'])).stdout).not.toMatch(/Other capsules/);
   });
 
+  it('without a skill, a capsule that cannot be shown is skipped and named, the newest one that can is shown; named, it is still refused (red team, 12-07)', async () => {
+    const dir = project('api', 'web');
+    await pause(dir, 'web', context({ goal: 'web goal' }));
+    await pause(dir, 'api', context({ goal: 'api goal' }));
+    const doc = JSON.parse(read(dir, cpPath('api')));
+    doc.capsule.context.constraints = 'no deps'; // a hand edit
+    doc.capsule.mechanical.at = doc.capsule.origin.saved_at = '2999-01-01T00:00:00Z';
+    write(dir, cpPath('api'), `${JSON.stringify(doc, null, 2)}\n`);
+    const r = await runCli(dir, ['resume', '--context']);
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stderr).toBe('checkpoint: skipped api: its recovery capsule cannot be shown (checkpoint resume api --context says why)\n');
+    expect(r.stdout).toMatch(/^RECOVERY CAPSULE: web[\s\S]*\nCapsules that cannot be shown: api \(checkpoint resume api --context says why\)\n[\s\S]*goal: +web goal/);
+    expect(JSON.parse((await runCli(dir, ['resume', '--context', '--json'])).stdout)).toMatchObject({ skill: 'web', other_capsules: [], needs_repair: [{ skill: 'api', problem: expect.stringMatching(/constraints/) }] });
+    const named = await runCli(dir, ['resume', 'api', '--context']);
+    expect([named.code, named.stdout]).toEqual([2, '']);
+    expect(named.stderr).toMatch(/corrupt or oversized: capsule\.context\.constraints/);
+  });
+
   it('a missing capsule (or checkpoint) says so and exits 0', async () => {
     const dir = project('api');
     const r = await runCli(dir, ['resume', 'api', '--context']);

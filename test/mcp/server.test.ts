@@ -778,6 +778,24 @@ describe('checkpoint mcp: a summary never hides a checkpoint that needs repair o
   });
 });
 
+describe('checkpoint mcp: resume with context=true reads as the CLI does', () => {
+  it('without a skill: the capsule pause wrote last that can be shown, the others and the one that cannot named (red team, 12-07)', async () => {
+    const dir = repo();
+    const claims = (goal: string) => ({ goal, acceptance: 'a', constraints: [], decisions: [], evidence: [], pending: [], next: 'n' });
+    const capsule = (goal: string, at: string) => ({ context: claims(goal), origin: { root: dir, head: null, saved_at: at }, mechanical: { head: null, branch: null, at } });
+    const broken = { ...capsule('api goal', '2020-01-01T12:00:00Z'), context: { ...claims('api goal'), constraints: 'no deps' } };
+    for (const [skill, cap] of [['api', broken], ['web', capsule('web goal', '2020-01-01T11:00:00Z')], ['zed', capsule('zed goal', '2020-01-01T10:00:00Z')]] as const) {
+      write(dir, `.checkpoints/${skill}.checkpoint.json`, `${JSON.stringify(freshCheckpoint(skill, { capsule: cap }), null, 2)}\n`);
+    }
+    const c = await connect(dir);
+    const r = await call(c, 'resume', { context: true });
+    expect(r.isError, text(r)).toBeFalsy();
+    expect(text(r)).toMatch(/^RECOVERY CAPSULE: web[\s\S]*\nOther capsules saved: zed \(checkpoint resume zed --context\)\nCapsules that cannot be shown: api [\s\S]*goal: +web goal/);
+    expect(text(r)).toContain('checkpoint: skipped api: its recovery capsule cannot be shown (checkpoint resume api --context says why)');
+    expect((await call(c, 'resume', { skill: 'api', context: true })).isError).toBe(true);
+  });
+});
+
 describe('checkpoint mcp: a host whose roots/list fails', () => {
   it('tools, resources and the prompt work in the folder the server was started in, as for a host without roots', async () => {
     for (const roots of ['failing', 'unanswered'] as const) {

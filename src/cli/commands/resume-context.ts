@@ -110,8 +110,9 @@ export async function run(args: ParsedArgs, ctx: Context): Promise<number> {
 
   let found: Found | null = null;
   let skipped: Skipped[] = [];
-  /** Without a skill: the other capsules saved. */
+  /** Without a skill: the other capsules saved, and those that cannot be shown (a hand edit in one never hides the rest). */
   let others: string[] = [];
+  let unshown: Skipped[] = [];
   if (skill) {
     const code = conflictedCheckpoints(root).get(skill);
     if (code !== undefined) {
@@ -126,9 +127,13 @@ export async function run(args: ParsedArgs, ctx: Context): Promise<number> {
   } else {
     let saved: Found[];
     ({ saved, skipped } = byRecency(root));
-    found = saved[0] ?? null;
-    others = saved.slice(1).map((f) => f.skill);
+    // The newest capsule that can be shown; when none can, the newest one's refusal (below).
+    const judged = saved.map((f) => ({ f, refused: refusal(f) }));
+    found = (judged.find((j) => j.refused === null) ?? judged[0])?.f ?? null;
+    others = judged.filter((j) => j.f !== found && j.refused === null).map((j) => j.f.skill);
+    unshown = judged.flatMap((j) => (j.f !== found && j.refused ? [{ skill: j.f.skill, why: j.refused.message, repair: `checkpoint resume ${j.f.skill} --context says why` }] : []));
     for (const s of skipped) ctx.out.err(`checkpoint: skipped ${s.skill}: ${s.conflict ? 'its checkpoint is in an unfinished merge' : 'its checkpoint file cannot be read'} (${repairCommand(s)})`);
+    for (const s of unshown) ctx.out.err(`checkpoint: skipped ${s.skill}: its recovery capsule cannot be shown (${s.repair})`);
     // The capsule may be in a file that cannot be read: never "none saved", the user decides.
     if (!found && skipped.length) return unreadable(ctx, skipped, budget);
     if (!found) return none(ctx, null, 'no recovery capsule saved in any checkpoint', budget);
@@ -143,7 +148,7 @@ export async function run(args: ParsedArgs, ctx: Context): Promise<number> {
   const capsule = found.capsule as Capsule;
   const current = await gitState(root);
   // Whether next_actions[0] already landed, in both outputs: a host reading the JSON is not sent to redo shipped work either.
-  const view: View = { skill: found.skill, file: display(root, found.file.path), capsule, current, root, state: found.file.value, ...(skill ? {} : { others }), ...(await landedNow(root, ctx.now, found.skill)) };
+  const view: View = { skill: found.skill, file: display(root, found.file.path), capsule, current, root, state: found.file.value, ...(skill ? {} : { others, unshown }), ...(await landedNow(root, ctx.now, found.skill)) };
 
   if (ctx.json) {
     for (const withPaths of [true, false]) {
@@ -229,8 +234,10 @@ interface View {
   landed?: { evidence: string; fresh: string | null } | null;
   /** Blockers whose awaited work git shows landed (as resume and status read them). */
   landedBlockers?: LandedBlocker[];
-  /** Without a skill named: the other skills with a capsule, the newest first. */
+  /** Without a skill named: the other skills with a capsule that can be shown, the newest first. */
   others?: string[];
+  /** Without a skill named: the other capsules that cannot be shown, and why. */
+  unshown?: Skipped[];
 }
 
 /**
@@ -280,6 +287,7 @@ function jsonView(v: View, withPaths: boolean): unknown {
     landed_blockers: v.landedBlockers ?? [],
     // Without a skill named: the other capsules, so a session shown the wrong one knows its own exists.
     ...(v.others ? { other_capsules: v.others } : {}),
+    ...(v.unshown?.length ? { needs_repair: v.unshown.map((s) => ({ skill: s.skill, problem: `${s.why} (${s.repair})` })) } : {}),
   };
 }
 
@@ -323,8 +331,10 @@ function textBlocks(v: View, now: Date): Block[] {
   ];
   // The capsule shown is the one pause wrote last; a session whose own is another reads it by name.
   const one = (skills: string[]) => (skills.length === 1 ? skills[0]! : placeholder('skill'));
+  const unshown = (v.unshown ?? []).map((s) => s.skill);
   const others = [
     ...(v.others?.length ? [`Other capsules saved: ${shownList(v.others, MAX_OTHERS)} (checkpoint resume ${one(v.others)} --context)`] : []),
+    ...(unshown.length ? [`Capsules that cannot be shown: ${shownList(unshown, MAX_OTHERS)} (checkpoint resume ${one(unshown)} --context says why)`] : []),
   ];
   if (others.length) blocks.push({ name: 'other capsules', tier: 1, head: [...others, ''] });
   const cp = isObj(v.state) ? (v.state as unknown as Checkpoint) : null;
