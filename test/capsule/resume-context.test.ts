@@ -198,6 +198,19 @@ describe('resume --context', () => {
     expect(named.stderr).toMatch(/corrupt or oversized: capsule\.context\.constraints/);
   });
 
+  it("a first pause --auto's capsule (placeholders only) is shown as no claims saved, never as saved now at the same commit (red team, 12-07)", async () => {
+    const dir = project('api');
+    expect((await runCli(dir, ['pause', 'api', '--auto'])).code).toBe(0);
+    const r = await runCli(dir, ['resume', '--context']);
+    expect(r.stdout).toMatch(/\nsaved: +no claims yet, only placeholders pause --auto wrote at \S+ \(/);
+    expect(r.stdout).toMatch(new RegExp(`\\norigin HEAD: ${head(dir)} .* cannot compare: no claims saved yet\\n`));
+    expect(r.stdout).not.toMatch(/same commit/);
+    expect(JSON.parse((await runCli(dir, ['resume', 'api', '--context', '--json'])).stdout)).toMatchObject({ claims_saved: false, head_changed: null });
+    await pause(dir, 'api');
+    expect((await runCli(dir, ['resume', 'api', '--context'])).stdout).toMatch(/\nsaved: +\d{4}-[\s\S]*same commit\n/);
+    expect(JSON.parse((await runCli(dir, ['resume', 'api', '--context', '--json'])).stdout)).toMatchObject({ claims_saved: true, head_changed: false });
+  });
+
   it('a missing capsule (or checkpoint) says so and exits 0', async () => {
     const dir = project('api');
     const r = await runCli(dir, ['resume', 'api', '--context']);

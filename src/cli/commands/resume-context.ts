@@ -6,7 +6,7 @@
 import { CheckpointError, isCheckpointError } from '../../errors.js';
 import { EXIT_ASK_USER, fittedJson } from './resume.js';
 import { foreignCapsuleKeys, lastPausedAt, ownCapsule, topLevelClaims, validateCapsule } from '../../protocol/capsule.js';
-import { NOT_RECORDED } from '../../protocol/capsule-placeholder.js';
+import { NOT_RECORDED, onlyPlaceholders } from '../../protocol/capsule-placeholder.js';
 import { type Capsule, type Checkpoint, type JsonValue } from '../../protocol/types.js';
 import { readActionText } from '../../protocol/repairable.js';
 import { blockerClosed, waitsOnUser } from '../../protocol/priority.js';
@@ -279,7 +279,9 @@ function jsonView(v: View, withPaths: boolean): unknown {
     origin: v.capsule.origin,
     mechanical: mechanicalView(v.capsule.mechanical, withPaths),
     current: { root: v.root, head: v.current.head, branch: v.current.branch },
-    head_changed: negate(sameCommit(v.capsule.origin.head, v.current.head)),
+    // No claim saved yet (only pause --auto's placeholders): nothing whose evidence a newer HEAD could outdate.
+    claims_saved: !noClaims(v.capsule),
+    head_changed: noClaims(v.capsule) ? null : negate(sameCommit(v.capsule.origin.head, v.current.head)),
     root_changed: v.capsule.origin.root !== v.root,
     // The live checkpoint's next_actions[0] when git shows it landed: the evidence and the first action not landed (null: none).
     next_action_landed: v.landed ? { evidence: v.landed.evidence, first_not_landed: v.landed.fresh } : null,
@@ -292,6 +294,9 @@ function jsonView(v: View, withPaths: boolean): unknown {
 }
 
 const negate = (b: boolean | null) => (b === null ? null : !b);
+
+/** Whether every claim of the capsule is a placeholder `pause --auto` wrote (a first --auto's, before any session saved its own). */
+const noClaims = (c: Capsule) => onlyPlaceholders(c.context as unknown as JsonValue);
 
 /**
  * The text view as budget blocks. First what the live checkpoint says is waiting on the user
@@ -314,7 +319,9 @@ function textBlocks(v: View, now: Date): Block[] {
   // fresh agent reads after compaction, and a line break in a committed text must not forge a line.
   const { context: c, origin: o } = v.capsule;
   const same = sameCommit(o.head, v.current.head);
-  const verdict = same === null ? 'cannot compare' : same ? 'same commit' : 'DIFFERENT: the repository moved since the capsule was saved; newer HEAD does not revalidate its evidence';
+  // A first pause --auto's capsule: its origin is where the placeholders were written, not claims saved then.
+  const blank = noClaims(v.capsule);
+  const verdict = blank ? 'cannot compare: no claims saved yet' : same === null ? 'cannot compare' : same ? 'same commit' : 'DIFFERENT: the repository moved since the capsule was saved; newer HEAD does not revalidate its evidence';
   const blocks: Block[] = [
     // The header, never left out: which capsule, and that its claims are unverified. No claim is
     // ever shown without that label (a budget that cannot hold both lines is refused).
@@ -323,7 +330,7 @@ function textBlocks(v: View, now: Date): Block[] {
       name: 'saved and HEAD',
       tier: 0,
       head: [
-        `saved:       ${savedShown(o.saved_at)} (${relativeTime(o.saved_at, now)})${o.root !== v.root ? `  in ${oneLine(String(o.root))}, NOT this directory (${oneLine(v.root)})` : ''}`,
+        `saved:       ${blank ? 'no claims yet, only placeholders pause --auto wrote at ' : ''}${savedShown(o.saved_at)} (${relativeTime(o.saved_at, now)})${o.root !== v.root ? `  in ${oneLine(String(o.root))}, NOT this directory (${oneLine(v.root)})` : ''}`,
         `origin HEAD: ${o.head === null || o.head === undefined ? (String(o.saved_at).startsWith(NOT_RECORDED) ? 'not recorded' : 'none') : headShown(o.head)}   current HEAD: ${v.current.head ?? 'none'}${v.current.branch ? ` (${v.current.branch})` : ''}   ${verdict}`,
         '',
       ],
