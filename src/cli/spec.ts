@@ -273,7 +273,7 @@ export const COMMANDS: CommandSpec[] = [
     describe: 'register the semantic merge driver in this clone (.gitattributes + git config); idempotent',
     positionals: [],
     options: {
-      optional: { type: 'boolean', describe: 'succeed quietly outside a git repository (for npm prepare scripts)' },
+      optional: { type: 'boolean', describe: 'never fail (for npm prepare scripts): outside a git repository, or where the install is refused, one warning line and exit 0' },
       local: { type: 'boolean', describe: "register the driver in this clone's config even when your global or system git config has one (this clone's then takes precedence)" },
     },
     examples: [['checkpoint install-driver', 'after a fresh clone'], ['"prepare": "checkpoint install-driver --optional"', 'in package.json; CHECKPOINT_SKIP_INSTALL=1 skips it in CI']],

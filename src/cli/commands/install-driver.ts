@@ -6,6 +6,7 @@ import { CheckpointError } from '../../errors.js';
 import { BIN_PATH } from '../../install/package-paths.js';
 import type { Context, ParsedArgs } from '../spec.js';
 import { rootOf } from './common.js';
+import { withHint } from '../render/output.js';
 import { overriddenMessage, overridingMergeLine } from '../../install/merge-attribute.js';
 
 /** Set to 1 to make install-driver a no-op (CI, or an npm `prepare` script you want quiet). */
@@ -24,7 +25,19 @@ export async function run(args: ParsedArgs, ctx: Context): Promise<number> {
     ctx.out.err(`checkpoint install-driver: ${problem.message}; nothing to install`);
     return 0;
   }
-  const { changes, notes } = installDriver(root, process.execPath, BIN_PATH, { local: Boolean(args.options.local) });
+  let installed: ReturnType<typeof installDriver>;
+  try {
+    installed = installDriver(root, process.execPath, BIN_PATH, { local: Boolean(args.options.local) });
+  } catch (e) {
+    if (!args.options.optional) throw e;
+    // An optional step (npm prepare) that fails the whole npm install helps nobody: a stale
+    // .git/config.lock, a read-only .git, a committed .gitattributes link is one warning line.
+    // Refusals are thrown while planning, before any write; a write git turned down is the first.
+    const err = e as { message?: string; hint?: string };
+    ctx.out.err(`checkpoint install-driver: ${withHint(err?.message ?? String(e), err?.hint)}; merge driver not installed (--optional: run checkpoint install-driver once that is fixed)`);
+    return 0;
+  }
+  const { changes, notes } = installed;
   // Installed, and still never run: a later .gitattributes line decides merges of checkpoint files.
   const overriding = overridingMergeLine(root);
   if (overriding) notes.push(overriddenMessage(overriding));
