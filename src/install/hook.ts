@@ -16,7 +16,7 @@ import { shownPath } from '../one-line.js';
 import { writeFileAtomic } from '../store/atomic.js';
 import { readProjectText, writablePath } from '../store/safe-fs.js';
 import { HOOK_MARKER, isShippedHook } from './shipped-hooks.js';
-import { hookLauncher } from './hook-launcher.js';
+import { bakedBin, hookLauncher } from './hook-launcher.js';
 import { readGitFile } from '../git/git-file.js';
 
 /** Where a project that depends on the package has the shipped hook, whatever the package manager. */
@@ -161,6 +161,18 @@ function linkedHookNote(root: string, path: string, templatePath: string): strin
   return `left ${shown(root, path)} as it is (a link to checkpoint's hook at ${shownPath(target)}, which finds no checkpoint CLI, so pushes are not checked); to check pushes, remove the link (rm ${shellQuote(path)}) and run checkpoint init again, or link ${shownPath(fromRoot(root, templatePath))} instead`;
 }
 
+/**
+ * Our hook as shipped, nothing baked in, in a folder core.hooksPath names (the package's own
+ * hooks/, or a clone of checkpoint's repository with core.hooksPath=hooks): init never wrote it,
+ * so it is the package's file or the project's, not init's to bake this machine's paths into.
+ * Like a link to it, it runs our check through the launcher beside it.
+ */
+function shippedFileNote(root: string, path: string, text: string, templatePath: string): string {
+  const runs = hookLauncher(path, text);
+  if (runs !== null) return `${shown(root, path)} runs checkpoint's check already (checkpoint's hook as shipped, run with ${shownPath(runs.bin)})`;
+  return `left ${shown(root, path)} as it is (checkpoint's hook as shipped, which finds no checkpoint CLI, so pushes are not checked); to check pushes, replace its text with #!/bin/sh, then this line: ${chainLine(root, templatePath)}`;
+}
+
 /** Decides what to do with the pre-push hook; refuses (throws) before anything is written. */
 export function planPrePushHook(root: string, template: string, nodePath: string, binPath: string, templatePath: string): InstallPlan {
   assertGitRepo(root);
@@ -212,6 +224,7 @@ export function planPrePushHook(root: string, template: string, nodePath: string
   if (current !== null && current !== content && !isShippedHook(current)) {
     return nothing(`left ${shown(root, path)} as it is (checkpoint's hook, edited since it was installed; never replaced); to keep your lines and run the current check, make it your own hook: #!/bin/sh, then this line, then your lines: ${chainLine(root, templatePath)}`);
   }
+  if (current !== null && resolve(dir) !== resolve(own) && bakedBin(current) === null) return nothing(shippedFileNote(root, path, current, templatePath));
   // A core.hooksPath folder outside the work tree (a global ~/.githooks, another repository's) is
   // shared with whatever else uses it: checkpoint writes nothing there, not even an update of its
   // own hook; the one line says what to do by hand.

@@ -254,6 +254,21 @@ describe('init beside another pre-push hook', () => {
     expect(readFileSync(join(ROOT, 'hooks/pre-push'), 'utf8')).toBe(template);
   });
 
+  it("core.hooksPath naming a folder that holds the shipped hook itself (checkpoint's own repository, hooks/; the package's hooks/): init writes nothing there and says it runs the check (red team 60e-06)", () => {
+    const dir = makeRepo();
+    const template = readFileSync(join(ROOT, 'hooks/pre-push'), 'utf8');
+    write(dir, 'hooks/pre-push', template);
+    write(dir, 'hooks/pre-push-chain', readFileSync(join(ROOT, 'hooks/pre-push-chain'), 'utf8'));
+    write(dir, 'bin/checkpoint.js', '');
+    commitAll(dir, 'a clone of checkpoint itself');
+    git(dir, ['config', 'core.hooksPath', 'hooks']);
+    const init = cli(dir, ['init']);
+    expect(init.code, init.stderr).toBe(0);
+    expect(init.stdout).toContain(`! hooks/pre-push runs checkpoint's check already (checkpoint's hook as shipped, run with ${join(realpathSync(dir), 'bin/checkpoint.js')})\n`);
+    expect(init.stdout).not.toContain('pre-push hook in');
+    expect(read(dir, 'hooks/pre-push')).toBe(template);
+  });
+
   it('the template copied or linked in by hand, finding no CLI: doctor says pushes are not checked; init replaces the copy, and for the link says to remove it, never to add a line to it', () => {
     const dir = makeRepo();
     const template = readFileSync(join(ROOT, 'hooks/pre-push'), 'utf8');
