@@ -317,6 +317,15 @@ describe('init beside another pre-push hook', () => {
     expect(read(dir, '.git/hooks/pre-push')).toBe(hook);
     write(dir, 'lefthook.yml', 'pre-push:\n  commands:\n    checkpoint:\n      run: sh node_modules/checkpoint-protocol/hooks/pre-push {1} {2}\n      use_stdin: true\n');
     expect(cli(dir, ['init']).stdout).toContain("! lefthook.yml runs checkpoint's check already");
+    // Any config lefthook reads (red team 60e-04): found where it is, never a lefthook.yml that
+    // would be read instead of it; the advice written as that file's format writes it.
+    mkdirSync(join(dir, '.config'));
+    execFileSync('mv', [join(dir, 'lefthook.yml'), join(dir, '.config/lefthook.yml')]);
+    expect(cli(dir, ['init']).stdout).toContain("! .config/lefthook.yml runs checkpoint's check already");
+    rmSync(join(dir, '.config'), { recursive: true });
+    write(dir, 'lefthook.json', '{ "pre-commit": { "commands": { "lint": { "run": "npm run lint" } } } }\n');
+    expect(cli(dir, ['init']).stdout).toContain('to check pushes, add to lefthook.json: "pre-push": { "commands": { "checkpoint": { "run": "sh node_modules/checkpoint-protocol/hooks/pre-push {1} {2}", "use_stdin": true } } }\n');
+    expect(existsSync(join(dir, 'lefthook.yml'))).toBe(false);
     // A hook of the user's that only mentions lefthook is theirs: the chain line goes in it.
     write(dir, '.git/hooks/pre-push', '#!/bin/sh\n# moved off lefthook\nnpm test\n');
     expect(cli(dir, ['init']).stdout).toContain(`put this line first in .git/hooks/pre-push: ${LINE}`);
