@@ -2,7 +2,7 @@
 // manager, the user's own) is never moved or overwritten, and init prints the line that runs our
 // check from it; a hook an earlier init installed (with pre-push.chained) keeps working.
 import { describe, expect, it } from 'vitest';
-import { execFileSync } from 'node:child_process';
+import { execFileSync, spawnSync } from 'node:child_process';
 import { chmodSync, existsSync, lstatSync, mkdirSync, readdirSync, readFileSync, realpathSync, rmSync, symlinkSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { cli, cliGuarded, commitAll, errorLine, git, gitTry, installedProject, makeRepo, read, ROOT, tempDir, write } from '../helpers/repo.js';
@@ -220,6 +220,27 @@ describe('init beside another pre-push hook', () => {
     expect(push.status, push.stderr).toBe(0);
     expect(push.stderr).toContain(`checkpoint pre-push: the checkpoint CLI this hook was installed with is gone (${gone}); doctor skipped: run checkpoint init again from the install you use\n`);
     expect(existsSync(join(dir, 'PWNED'))).toBe(false);
+  });
+
+  it('pnpm: the hook and the driver name the project\'s node_modules/checkpoint-protocol, not the versioned path it leads to, so an upgrade keeps them working (red team 60e-05)', () => {
+    const dir = realpathSync(makeRepo());
+    // pnpm's layout: the package under .pnpm/<name>@<version>/, linked from node_modules/<name>.
+    const pnpm = (version: string) => {
+      const at = join(dir, `node_modules/.pnpm/checkpoint-protocol@${version}/node_modules`);
+      mkdirSync(at, { recursive: true });
+      symlinkSync(ROOT, join(at, 'checkpoint-protocol'));
+      rmSync(join(dir, 'node_modules/checkpoint-protocol'), { force: true });
+      symlinkSync(`.pnpm/checkpoint-protocol@${version}/node_modules/checkpoint-protocol`, join(dir, 'node_modules/checkpoint-protocol'));
+    };
+    pnpm('0.1.0');
+    const r = spawnSync(process.execPath, [join(dir, 'node_modules/.pnpm/checkpoint-protocol@0.1.0/node_modules/checkpoint-protocol/bin/checkpoint.js'), 'init'], { cwd: dir, encoding: 'utf8' });
+    expect(r.status, r.stderr).toBe(0);
+    const stable = join(dir, 'node_modules/checkpoint-protocol/bin/checkpoint.js');
+    expect(read(dir, '.git/hooks/pre-push')).toContain(`CHECKPOINT_BIN='${stable}'\n`);
+    expect(git(dir, ['config', 'merge.checkpoint.driver'])).toContain(`[ -f '${stable}' ] && exec`);
+    rmSync(join(dir, 'node_modules/.pnpm'), { recursive: true });
+    pnpm('0.1.1');
+    expect(existsSync(stable)).toBe(true);
   });
 
   it("a .git/hooks/pre-push linked to the package's own hook runs the check with the launcher beside the link's target; init says so and adds no line to it (red team 12-07)", () => {

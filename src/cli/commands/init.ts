@@ -8,7 +8,7 @@ import { planDriver } from '../../install/driver.js';
 import { planPrePushHook } from '../../install/hook.js';
 import { ignoredCheckpointsNote } from '../../install/ignored.js';
 import { applyPlans, type InstallPlan } from '../../install/plan.js';
-import { BIN_PATH, HOOK_TEMPLATE_PATH } from '../../install/package-paths.js';
+import { HOOK_TEMPLATE_PATH, stableBinPath } from '../../install/package-paths.js';
 import type { Context, ParsedArgs } from '../spec.js';
 import { renderSteps, SKIP_ENV } from './install-driver.js';
 import { rootOf } from './common.js';
@@ -83,9 +83,10 @@ function integrationPlans(root: string, ctx: Context): InstallPlan[] {
   }
   if (ctx.env[SKIP_ENV] && ctx.env[SKIP_ENV] !== '0') return note(`git integrations skipped (${SKIP_ENV} is set)`);
   const ignored = ignoredCheckpointsNote(root);
+  const bin = stableBinPath(root);
   return [
     ...(ignored === null ? [] : [{ changes: [], notes: [ignored], apply() {} }]),
-    planDriver(root, process.execPath, BIN_PATH),
-    planPrePushHook(root, readFileSync(HOOK_TEMPLATE_PATH, 'utf8'), process.execPath, BIN_PATH, HOOK_TEMPLATE_PATH),
+    planDriver(root, process.execPath, bin),
+    planPrePushHook(root, readFileSync(HOOK_TEMPLATE_PATH, 'utf8'), process.execPath, bin, HOOK_TEMPLATE_PATH),
   ];
 }

@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { installDriver } from '../../install/driver.js';
 import { gitRepoProblem } from '../../install/git-config.js';
 import { CheckpointError } from '../../errors.js';
-import { BIN_PATH } from '../../install/package-paths.js';
+import { stableBinPath } from '../../install/package-paths.js';
 import type { Context, ParsedArgs } from '../spec.js';
 import { rootOf } from './common.js';
 import { withHint } from '../render/output.js';
@@ -27,7 +27,7 @@ export async function run(args: ParsedArgs, ctx: Context): Promise<number> {
   }
   let installed: ReturnType<typeof installDriver>;
   try {
-    installed = installDriver(root, process.execPath, BIN_PATH, { local: Boolean(args.options.local) });
+    installed = installDriver(root, process.execPath, stableBinPath(root), { local: Boolean(args.options.local) });
   } catch (e) {
     if (!args.options.optional) throw e;
     // An optional step (npm prepare) that fails the whole npm install helps nobody: a stale
