@@ -7,7 +7,7 @@ import { readGitFile } from '../git/git-file.js';
 import { resolveGitDirsSync } from '../git/locate.js';
 import { HOOK_TEMPLATE_PATH } from '../install/package-paths.js';
 import { HOOK_MARKER, isCurrentHook, isShippedHook } from '../install/shipped-hooks.js';
-import { bakedBin, hookLauncher } from '../install/hook-launcher.js';
+import { bakedBin, hookLauncher, preCommitLegacy } from '../install/hook-launcher.js';
 import { overriddenMessage, overridingMergeLine, readAttributesFile } from '../install/merge-attribute.js';
 import { readDriverSetting } from '../git/driver-config.js';
 import { isOurDriverCommand } from '../install/driver-command.js';
@@ -102,9 +102,13 @@ export function checkHookCurrent(root: string): Finding[] {
   let hook: string | null | undefined;
   let path: string;
   let template: string;
+  let legacy: string | null = null;
   try {
     path = join(hooksDirOf(root), 'pre-push');
     hook = readGitFile(path);
+    // pre-commit's hook runs ours, kept as pre-push.legacy (as init advises): that one is judged.
+    legacy = hook ? preCommitLegacy(path, hook) : null;
+    if (legacy !== null) [path, hook] = [legacy, readGitFile(legacy)];
     if (!hook?.includes(HOOK_MARKER)) return [];
     template = readFileSync(HOOK_TEMPLATE_PATH, 'utf8');
   } catch {
@@ -113,15 +117,16 @@ export function checkHookCurrent(root: string): Finding[] {
   const base = { level: 'warning', check: 'hook', skill: null, path: '' } as const;
   const current = isCurrentHook(hook, template);
   if (!current && !isShippedHook(hook)) return []; // edited by the user: theirs
-  if (!current) return [{ ...base, message: "this clone's pre-push hook is an older checkpoint hook: once the CLI it names is gone it runs a node_modules/.bin/checkpoint-protocol the repository holds; run `checkpoint init` to update it" }];
+  const kept = legacy === null ? '' : ` (kept as ${shownPath(legacy)}, which pre-commit's hook runs)`;
+  if (!current) return [{ ...base, message: `this clone's pre-push hook${kept} is an older checkpoint hook: once the CLI it names is gone it runs a node_modules/.bin/checkpoint-protocol the repository holds; run \`checkpoint init\` to update it` }];
   if (hookLauncher(path, hook) !== null) return [];
   // The install it was made from is gone (npx cache cleared, package removed): it skips every push.
   const bin = bakedBin(hook);
-  if (bin !== null) return [{ ...base, message: `the pre-push hook runs ${shownPath(bin)}, which is gone, so pushes are not checked; run \`checkpoint init\` from the install you use` }];
+  if (bin !== null) return [{ ...base, message: `the pre-push hook${kept} runs ${shownPath(bin)}, which is gone, so pushes are not checked; run \`checkpoint init\` from the install you use` }];
   // The template copied or linked in by hand: no launcher baked in, none beside it, none on PATH.
   const how = isLink(path) ? `a link to checkpoint's template (${shownPath(realTarget(path))})` : "checkpoint's template copied in";
   const fix = isLink(path) ? `remove the link (rm ${shownPath(path)}) and run \`checkpoint init\`` : 'run `checkpoint init` to replace it with one that names this install';
-  return [{ ...base, message: `the pre-push hook is ${how} without \`checkpoint init\`: it finds no checkpoint CLI (none baked in, none beside it, no checkpoint-protocol on PATH), so pushes are not checked; ${fix}` }];
+  return [{ ...base, message: `the pre-push hook${kept} is ${how} without \`checkpoint init\`: it finds no checkpoint CLI (none baked in, none beside it, no checkpoint-protocol on PATH), so pushes are not checked; ${fix}` }];
 }
 
 /** The hooks folder git runs: this clone's core.hooksPath (its own config), else the git dir's hooks/. */

@@ -366,6 +366,18 @@ describe('init beside another pre-push hook', () => {
     execFileSync('mv', [join(dir, '.git/hooks/pre-push'), join(dir, '.git/hooks/pre-push.legacy')]);
     write(dir, '.git/hooks/pre-push', hook);
     expect(cli(dir, ['init']).stdout).toContain("! .git/hooks/pre-push (pre-commit's) runs checkpoint's hook, kept as .git/hooks/pre-push.legacy, already");
+    // The install it names gone (red team 60e-01): doctor says pushes are not checked, and init
+    // refreshes it as it does its own hook.
+    const legacy = join(dir, '.git/hooks/pre-push.legacy');
+    const fresh = read(dir, '.git/hooks/pre-push.legacy');
+    write(dir, '.git/hooks/pre-push.legacy', fresh.replace(/^CHECKPOINT_BIN='.+'$/m, "CHECKPOINT_BIN='/gone/bin/checkpoint.js'"));
+    const hookFindings = () => (JSON.parse(cli(dir, ['doctor', '--json']).stdout).findings as { check: string; message: string }[]).filter((f) => f.check === 'hook').map((f) => f.message);
+    expect(hookFindings()).toEqual([`the pre-push hook (kept as ${legacy}, which pre-commit's hook runs) runs /gone/bin/checkpoint.js, which is gone, so pushes are not checked; run \`checkpoint init\` from the install you use`]);
+    expect(cli(dir, ['init']).stdout).toContain(`✓ updated checkpoint's pre-push hook in ${legacy}, which pre-commit's .git/hooks/pre-push runs\n`);
+    expect(read(dir, '.git/hooks/pre-push.legacy')).toBe(fresh);
+    expect(lstatSync(legacy).mode & 0o111).toBeTruthy();
+    expect(read(dir, '.git/hooks/pre-push')).toBe(hook);
+    expect(hookFindings()).toEqual([]);
   });
 
   it('core.hooksPath=/dev/null (hooks turned off): the note says so, never "create /dev/null/pre-push"', () => {
