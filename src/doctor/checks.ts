@@ -544,8 +544,10 @@ export function checkGeneratedFiles(cp: Checkpoint, ctx: FileContext): (uncommit
       const ch = commit.changes.find((c) => !skip?.has(c.path) && !(c.from !== undefined && skip?.has(c.from)) && !(editsInPlace(c) && cosmetic(commit.sha, c.path)) && ((c.from !== undefined && test(c.from)) ? !test(c.path) && !same(c.from) : test(c.path) && !same(c.path)));
       // A merge (a pull's "Merge branch 'main' of …") changed it against its first parent because a
       // commit it brought in from the other side did, after the save: that commit is named, with its
-      // date, further down the walk (a merge is not blamed for what the merged-in side changed).
-      if (ch && commit.parents.length > 1 && candidates.some((j) => j !== i && sideChanged(commits[j]!, ch.path) && madeAfter(commits[j]!) && !own.has(j) && broughtInBy(commits, commit, commits[j]!.sha))) continue;
+      // date, further down the walk (a merge is not blamed for what the merged-in side changed). One
+      // dated before the save (a branch older than it, merged since) would read as a change before
+      // the save: the merge, which brought it after, is named.
+      if (ch && commit.parents.length > 1 && candidates.some((j) => j !== i && sideChanged(commits[j]!, ch.path) && madeAfter(commits[j]!) && commits[j]!.time >= after && !own.has(j) && broughtInBy(commits, commit, commits[j]!.sha))) continue;
       if (ch) return { commit, file: ch.path, change: ch };
     }
     return undefined;

@@ -88,14 +88,15 @@ describe('a pushed branch that merged main in', () => {
 
 describe('a pull request that changed a listed file, merged, then a commit on top, pushed together (red team 12-07)', () => {
   it.each([
-    ['made after the save', '2026-03-20T10:00:00Z'],
-    ['made before the save, merged after it', '2026-03-10T10:00:00Z'],
-  ])('its branch commit %s: one line, naming the merge, blocking, on both engines', async (_, branchDate) => {
+    ['made after the save: one line, naming that commit (the merge took it whole)', '2026-03-20T10:00:00Z', 'branch'],
+    ['made before the save, merged after it: one line, naming the merge (the change came after the save through it)', '2026-03-10T10:00:00Z', 'merge'],
+  ])('its branch commit %s, blocking, on both engines', async (_, branchDate, named) => {
     const dir = project();
     const before = rev(dir, 'main');
     git(dir, ['checkout', '-q', '-b', 'pr41', before]);
     write(dir, 'gen/x.md', '# regenerated\n');
     commitAll(dir, 'Regenerate x', branchDate);
+    const branch = rev(dir, 'pr41');
     git(dir, ['checkout', '-q', 'main']);
     git(dir, ['merge', '-q', '--no-ff', 'pr41', '-m', 'Merge pull request #41 from org/pr41'], { GIT_COMMITTER_DATE: '2026-03-21T10:00:00Z', GIT_AUTHOR_DATE: '2026-03-21T10:00:00Z' });
     const merge = rev(dir, 'main');
@@ -104,7 +105,8 @@ describe('a pull request that changed a listed file, merged, then a commit on to
     for (const engine of ENGINES) {
       const r = await runCli(dir, ['doctor', '--json', '--fail-on-warnings', '--engine', engine, '--pushed', `${before}..${rev(dir, 'main')}`]);
       const lines = (JSON.parse(r.stdout) as { findings: { path: string; message: string; blocks: boolean }[] }).findings.filter((f) => f.path === 'context_primer.generated_files[0]');
-      expect(lines.map((f) => [f.message.slice(0, f.message.indexOf(',')), f.blocks]), engine).toEqual([[`gen/x.md changed after the checkpoint was written (${merge.slice(0, 7)} "Merge pull request #41 from org/pr41"`, true]]);
+      const expected = named === 'merge' ? `${merge.slice(0, 7)} "Merge pull request #41 from org/pr41"` : `${branch.slice(0, 7)} "Regenerate x"`;
+      expect(lines.map((f) => [f.message.slice(0, f.message.indexOf(',')), f.blocks]), engine).toEqual([[`gen/x.md changed after the checkpoint was written (${expected}`, true]]);
     }
   });
 });

@@ -40,6 +40,8 @@ describe('a SHA-256 repository', () => {
     const { parsePushRange } = await import('../../src/doctor/push.js');
     const [a, b] = ['a'.repeat(64), 'b'.repeat(64)];
     expect(parsePushRange(`${a}..${b}`)).toEqual({ from: a, to: b });
-    expect(() => parsePushRange('a'.repeat(50))).toThrow(/expected <from-sha>\.\.<to-sha>/);
+    // 50 digits are no object name of either kind: read as a name (a branch may be called so), which doctor resolves or refuses.
+    expect(parsePushRange('a'.repeat(50))).toEqual({ from: null, to: 'a'.repeat(50) });
+    expect(() => parsePushRange(`${'a'.repeat(50)}:x`)).toThrow(/expected <from>\.\.<to> or <to>/);
   });
 });
