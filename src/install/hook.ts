@@ -196,6 +196,30 @@ function shippedFileNote(root: string, path: string, text: string, templatePath:
   return `left ${shown(root, path)} as it is (checkpoint's hook as shipped, which finds no checkpoint CLI, so pushes are not checked); to check pushes, replace its text with #!/bin/sh, then this line: ${chainLine(root, templatePath)}`;
 }
 
+/**
+ * For uninstall-driver, which takes back only the merge driver: the pre-push hook init installed
+ * (checkpoint's own file, or the one pre-commit keeps as pre-push.legacy), named with how to
+ * remove it, so pushes are not left checked (or, once the package is gone, warning on every push)
+ * without a word. Null when there is none, or a link (never ours).
+ */
+export function installedHookNote(root: string): string | null {
+  if (gitOut(root, ['rev-parse', '--git-common-dir']) === null) return null;
+  const dir = hooksDir(root);
+  for (const name of ['pre-push', 'pre-push.legacy']) {
+    const path = join(dir, name);
+    if (isLink(path) || !existsSync(path)) continue;
+    let text: string | null = null;
+    try {
+      text = peek(root, path);
+    } catch {
+      // a hooks folder outside the project (core.hooksPath): not read, not named
+    }
+    if (!(text ?? '').includes(HOOK_MARKER)) continue;
+    return `the pre-push hook init installed stays (${shown(root, path)}: it checks every push); to stop that, delete it: rm ${shellQuote(path)}`;
+  }
+  return null;
+}
+
 /** Decides what to do with the pre-push hook; refuses (throws) before anything is written. */
 export function planPrePushHook(root: string, template: string, nodePath: string, binPath: string, templatePath: string): InstallPlan {
   assertGitRepo(root);

@@ -688,3 +688,18 @@ describe('init decides before it writes', () => {
     expect(snapshot(dir)).toEqual(before);
   });
 });
+
+describe('uninstall-driver beside the hook init installed (red team, 12-07)', () => {
+  it('names the hook it leaves, with how to remove it; none once it is gone', () => {
+    const dir = makeRepo();
+    expect(cli(dir, ['init']).code).toBe(0);
+    const hook = join(dir, '.git/hooks/pre-push');
+    const before = read(dir, '.git/hooks/pre-push');
+    const r = cli(dir, ['uninstall-driver']);
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stdout).toContain(`! the pre-push hook init installed stays (.git/hooks/pre-push: it checks every push); to stop that, delete it: rm '${hook}'\n`);
+    expect(read(dir, '.git/hooks/pre-push')).toBe(before);
+    rmSync(hook);
+    expect(cli(dir, ['uninstall-driver']).stdout).not.toContain('pre-push');
+  });
+});
