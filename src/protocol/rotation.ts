@@ -13,6 +13,7 @@ export const ROTATION_POINTER_PATH: readonly string[] = ROTATION_POINTER.split('
 import { canonicalJson } from './identity.js';
 import { instantMs } from './instant.js';
 import { quoted } from '../one-line.js';
+import { joinPath, pathKeys } from './path.js';
 
 export type ExtraLogRules = ReturnType<typeof compileExtraLogs>;
 
@@ -27,36 +28,22 @@ export function rotationLogPaths(doc: unknown, extra: ExtraLogRules = []): strin
 }
 
 /**
- * A log's name in a rotation file: its keys joined by dots, a key holding a dot (or opening with a
- * quote) written as a JSON string, so `skill_state."deploy.prod".run_history` and
- * `skill_state.deploy.prod.run_history` name two logs and restore puts each back in its own.
+ * A log's name in a rotation file: its keys joined by dots, as earlier files wrote it; a path with
+ * a key holding a dot (or opening with a quote) is written as messages write paths (joinPath:
+ * `skill_state."deploy.prod".run_history`), so it never reads as `skill_state.deploy.prod.run_history`
+ * and restore puts each log back in its own.
  */
 export function dottedPath(path: readonly string[]): string {
-  return path.map((key) => (key.includes('.') || key.startsWith('"') ? JSON.stringify(key) : key)).join('.');
+  return path.some((key) => key.includes('.') || key.startsWith('"')) ? path.reduce<string>((base, key) => joinPath(base, key), '') : path.join('.');
 }
 
 /**
- * The keys of a log name that quotes one (`a."b.c".d`), or null: a name without quotes (files
- * written before keys were quoted too) is read against the checkpoint's keys by logPathIn.
+ * The keys of a log name written with quotes (pathKeys reads what joinPath wrote), or null: a name
+ * without them (every file before such keys were quoted) is read against the checkpoint's keys by logPathIn.
  */
 function quotedKeys(dotted: string): string[] | null {
-  if (!dotted.includes('"')) return null;
-  const keys: string[] = [];
-  for (let rest = dotted; ; rest = rest.slice(1)) {
-    const quoted = /^"(?:[^"\\]|\\.)*"/.exec(rest);
-    let key: unknown = /^[^."]*/.exec(rest)![0];
-    if (quoted) {
-      try {
-        key = JSON.parse(quoted[0]);
-      } catch {
-        return null;
-      }
-    }
-    keys.push(key as string);
-    rest = rest.slice(quoted ? quoted[0].length : (key as string).length);
-    if (rest === '') return keys;
-    if (rest[0] !== '.') return null;
-  }
+  const keys = dotted.includes('"') ? pathKeys(dotted) : null;
+  return keys !== null && keys.every((k): k is string => typeof k === 'string') ? (keys as string[]) : null;
 }
 
 /**
