@@ -11,20 +11,23 @@ export { shellQuote };
 export const DRIVER_NAME = 'checkpoint semantic JSON merge (checkpoint merge-driver)';
 
 /** What the driver says, in place of node's stack trace, when the install it names is gone; git's quoted %P ends it. */
-export const DRIVER_GONE = 'checkpoint: the merge driver is gone (its install moved or was removed), so this checkpoint was left unmerged; run checkpoint install-driver, then: git checkout --merge -- ';
+export const DRIVER_GONE = 'checkpoint: the merge driver cannot run (its install, or the node it runs with, moved or was removed), so this checkpoint was left unmerged; run checkpoint install-driver, then: git checkout --merge -- ';
 
 /**
  * %O %A %B %P %L: git substitutes them already shell-quoted, and runs the whole line with the
- * shell (sh on every platform, Git for Windows' own included). The bin is looked for first: node
- * given a script that is gone prints a stack trace into `git merge`'s output; this prints one line.
+ * shell (sh on every platform, Git for Windows' own included). The bin and node are looked for
+ * first: node given a script that is gone prints a stack trace into `git merge`'s output, and an
+ * `exec` of a node that is gone (a version manager removed it) ends the shell with sh's own
+ * "not found", before the line after it; this prints one line that says what to do.
  */
 export function driverCommand(nodePath: string, binPath: string): string {
   const bin = shellQuote(binPath);
-  return `[ -f ${bin} ] && exec ${shellQuote(nodePath)} ${bin} merge-driver %O %A %B %P %L; echo ${shellQuote(DRIVER_GONE)}%P >&2; exit 1`;
+  const node = shellQuote(nodePath);
+  return `[ -f ${bin} ] && [ -x ${node} ] && exec ${node} ${bin} merge-driver %O %A %B %P %L; echo ${shellQuote(DRIVER_GONE)}%P >&2; exit 1`;
 }
 
 const QUOTED = `'(?:[^']|'\\\\'')*'`;
-const OUR_DRIVER = new RegExp(`^(?:\\[ -f ${QUOTED} \\] && exec )?${QUOTED} ${QUOTED} merge-driver %O %A %B %P %L(?:; echo ${QUOTED}%P >&2; exit 1)?$`);
+const OUR_DRIVER = new RegExp(`^(?:\\[ -f ${QUOTED} \\] && (?:\\[ -x ${QUOTED} \\] && )?exec )?${QUOTED} ${QUOTED} merge-driver %O %A %B %P %L(?:; echo ${QUOTED}%P >&2; exit 1)?$`);
 
 /** True for a driver command install wrote, now or in an earlier version (whichever node and bin paths it baked in). */
 export function isOurDriverCommand(value: string): boolean {

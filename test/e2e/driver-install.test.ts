@@ -419,10 +419,33 @@ describe('install-driver and uninstall-driver beside what the user set', () => {
     const r = gitTry(dir, ['merge', '--no-edit', 'other']);
     expect(r.status).not.toBe(0);
     expect(r.stderr).not.toMatch(/\n\s+at |MODULE_NOT_FOUND|node:internal/);
-    expect(r.stderr).toContain('checkpoint: the merge driver is gone (its install moved or was removed), so this checkpoint was left unmerged; run checkpoint install-driver, then: git checkout --merge -- .checkpoints/');
+    expect(r.stderr).toContain('checkpoint: the merge driver cannot run (its install, or the node it runs with, moved or was removed), so this checkpoint was left unmerged; run checkpoint install-driver, then: git checkout --merge -- .checkpoints/');
     expect(git(dir, ['status', '--porcelain'])).toMatch(/^UU \.checkpoints\//m);
     // The way out it names.
     expect(cli(dir, ['install-driver']).code).toBe(0);
+    const file = /--merge -- (\S+)/.exec(r.stderr)![1]!;
+    expect(gitTry(dir, ['checkout', '--merge', '--', file]).status).toBe(0);
+    expect(read(dir, file)).not.toMatch(/^[<=>]{7}/m);
+  });
+
+  it('a merge with the node the driver was installed with gone (a version manager removed it) says so in one line and leaves the file unmerged', async () => {
+    const dir = divergedRepo();
+    expect(cli(dir, ['install-driver']).code).toBe(0);
+    commitAll(dir, 'route checkpoints to the driver');
+    const installed = git(dir, ['config', 'merge.checkpoint.driver']).trim();
+    const gone = join(tempDir('cp-node-gone-'), 'v20.19.0', 'bin', 'node');
+    const moved = installed.split(`'${process.execPath}'`).join(`'${gone}'`);
+    expect(moved).not.toBe(installed);
+    git(dir, ['config', 'merge.checkpoint.driver', moved]);
+    const r = gitTry(dir, ['merge', '--no-edit', 'other']);
+    expect(r.status).not.toBe(0);
+    expect(r.stderr).not.toMatch(/not found|No such file/);
+    expect(r.stderr).toContain('checkpoint: the merge driver cannot run (its install, or the node it runs with, moved or was removed), so this checkpoint was left unmerged; run checkpoint install-driver, then: git checkout --merge -- .checkpoints/');
+    expect(git(dir, ['status', '--porcelain'])).toMatch(/^UU \.checkpoints\//m);
+    // install-driver knows the value as its own and re-points it; the merge then goes through.
+    const install = cli(dir, ['install-driver']);
+    expect(install.stdout).toContain('✓ set merge.checkpoint.driver\n');
+    expect(git(dir, ['config', 'merge.checkpoint.driver']).trim()).toBe(installed);
     const file = /--merge -- (\S+)/.exec(r.stderr)![1]!;
     expect(gitTry(dir, ['checkout', '--merge', '--', file]).status).toBe(0);
     expect(read(dir, file)).not.toMatch(/^[<=>]{7}/m);

@@ -163,7 +163,7 @@ describe('the installed CLI', () => {
     expect(r.stderr).toBe('');
     const driver = git(repo, ['config', 'merge.checkpoint.driver']).trim();
     const bin = `'${join(installed, 'bin/checkpoint.js')}'`;
-    expect(driver).toBe(`[ -f ${bin} ] && exec '${process.execPath}' ${bin} merge-driver %O %A %B %P %L; echo 'checkpoint: the merge driver is gone (its install moved or was removed), so this checkpoint was left unmerged; run checkpoint install-driver, then: git checkout --merge -- '%P >&2; exit 1`);
+    expect(driver).toBe(`[ -f ${bin} ] && [ -x '${process.execPath}' ] && exec '${process.execPath}' ${bin} merge-driver %O %A %B %P %L; echo 'checkpoint: the merge driver cannot run (its install, or the node it runs with, moved or was removed), so this checkpoint was left unmerged; run checkpoint install-driver, then: git checkout --merge -- '%P >&2; exit 1`);
     expect(readFileSync(join(repo, '.gitattributes'), 'utf8')).toContain('.checkpoints/*.checkpoint.json merge=checkpoint');
     const hook = readFileSync(join(repo, '.git/hooks/pre-push'), 'utf8');
     expect(hook).toContain(`CHECKPOINT_BIN='${join(installed, 'bin/checkpoint.js')}'`);
