@@ -8,7 +8,7 @@ import type { CommitInfo, GitHistory } from '../git/types.js';
 import { ancestorsIn } from './after.js';
 import { repoKey } from '../git/commit-cache.js';
 import { storedFilesIn } from '../git/fast-forward.js';
-import { cacheDir, readCacheJson, writeCacheJson } from '../git/cache-files.js';
+import { KeptAnswers } from '../git/cache-files.js';
 import { headBlobsFromIndex } from '../git/head-tree.js';
 import { sameTexts, type SameText } from './whitespace.js';
 
@@ -33,8 +33,9 @@ export async function filesAt(root: string, history: GitHistory, revs: readonly 
  * For each ask (the commit that recorded a save and the files changed since), whether each file's
  * blob there is its blob at `now` (HEAD's commit), or one holding the same text but for
  * whitespace at line ends (whitespace.ts: changed back, in CRLF say), read once for all asks.
+ * `keep`: the whitespace answers are kept in the git dir (sameTexts).
  */
-export async function sameAsSaved(root: string, history: GitHistory, now: string, asks: readonly { saved: string; files: readonly string[] }[]): Promise<SameAsSaved[]> {
+export async function sameAsSaved(root: string, history: GitHistory, now: string, asks: readonly { saved: string; files: readonly string[] }[], keep = false): Promise<SameAsSaved[]> {
   const live = asks.filter((a) => a.files.length);
   if (!live.length) return asks.map(() => NEVER_SAME);
   const files = [...new Set(live.flatMap((a) => a.files))];
@@ -46,7 +47,7 @@ export async function sameAsSaved(root: string, history: GitHistory, now: string
     const then = at.get(saved)!.get(f);
     const blob = current.get(f);
     return then !== undefined && blob !== undefined ? [[then, blob] as const] : [];
-  })));
+  })), keep);
   return asks.map(({ saved, files }) => (files.length ? sameInText(at.get(saved)!, current, text) : NEVER_SAME));
 }
 
@@ -63,25 +64,14 @@ const MAX_SAVED_BLOBS = 1000;
  * blobs are not kept: HEAD moves with every commit, and each would leave its entries behind.
  */
 async function keptBlobs(root: string, history: GitHistory, revs: readonly string[], files: readonly string[]): Promise<Map<string, ReadonlyMap<string, string>>> {
-  const out = new Map<string, ReadonlyMap<string, string>>();
   const found = new Map<string, Map<string, string>>(revs.map((rev) => [rev, new Map()]));
-  const commonDir = repoKey(root)?.commonDir;
-  const dir = commonDir === undefined ? null : cacheDir(commonDir);
-  const file = dir ? readCacheJson(`${dir}/${SAVED_BLOBS_FILE}`) : undefined;
-  const kept = new Map<string, string>(file !== null && typeof file === 'object' && !Array.isArray(file) ? Object.entries(file as Record<string, unknown>).filter((e): e is [string, string] => typeof e[1] === 'string' && (e[1] === '' || /^[0-9a-f]{40,64}$/.test(e[1]))) : []);
+  const kept = KeptAnswers.read(repoKey(root)?.commonDir, SAVED_BLOBS_FILE, MAX_SAVED_BLOBS, isBlobOrNone);
   const missing = new Map<string, string[]>();
   for (const rev of revs) {
     for (const path of files) {
-      const key = `${rev} ${path}`;
-      const blob = kept.get(key);
-      if (blob === undefined) {
-        missing.set(rev, [...(missing.get(rev) ?? []), path]);
-        continue;
-      }
-      if (blob !== '') found.get(rev)!.set(path, blob);
-      // Used: last in the order the cut keeps (a Map keeps first insertion order).
-      kept.delete(key);
-      kept.set(key, blob);
+      const blob = kept.get(`${rev} ${path}`);
+      if (blob === undefined) missing.set(rev, [...(missing.get(rev) ?? []), path]);
+      else if (blob !== '') found.get(rev)!.set(path, blob);
     }
   }
   for (const [rev, wanted] of missing) {
@@ -92,11 +82,11 @@ async function keptBlobs(root: string, history: GitHistory, revs: readonly strin
       kept.set(`${rev} ${path}`, blob ?? '');
     }
   }
-  const into = !missing.size || commonDir === undefined ? null : cacheDir(commonDir, '', true);
-  if (into) writeCacheJson(into, SAVED_BLOBS_FILE, Object.fromEntries([...kept].slice(-MAX_SAVED_BLOBS)));
-  for (const [rev, blobs] of found) out.set(rev, blobs);
-  return out;
+  kept.save();
+  return found;
 }
+
+const isBlobOrNone = (v: unknown): v is string => typeof v === 'string' && (v === '' || /^[0-9a-f]{40,64}$/.test(v));
 
 /** Each of `files`' blob at commit `rev` (absent where it has none): one listing of their folders. */
 async function blobsAt(root: string, history: GitHistory, rev: string, files: readonly string[]): Promise<ReadonlyMap<string, string>> {

@@ -248,12 +248,14 @@ async function doctor(opts: DoctorOptions): Promise<DoctorReport> {
     const cp = checkpoints[i]!;
     return checkGeneratedFiles(cp, { root: opts.root, evidence, checkpointRel: cpRel(cp), exists, outside: outsideCheckout, inIndex, headFolded, removalsSince, unzoned: unzoned.has(cp.skill), sameAsSaved: sames.get(i), cosmetic: cosmeticOf(cosmetic) })(edited, unsure, untracked, ignored);
   };
-  await weighCosmeticChanges(opts.root, evidence, fileFindings, cosmetic, recheck, (opts.engine ?? 'auto') === 'auto');
+  // Answers about commits and blobs are kept in .git/checkpoint, but not for an engine asked for by name: that one is exercised.
+  const keep = (opts.engine ?? 'auto') === 'auto';
+  await weighCosmeticChanges(opts.root, evidence, fileFindings, cosmetic, recheck, keep);
   await weighChangesAgainstSaves(opts.root, evidence, saves, fileFindings, sentOnly, (i, same) => {
     sames.set(i, same);
     return recheck(i);
-  });
-  await weighCosmeticChanges(opts.root, evidence, fileFindings, cosmetic, recheck, (opts.engine ?? 'auto') === 'auto');
+  }, keep);
+  await weighCosmeticChanges(opts.root, evidence, fileFindings, cosmetic, recheck, keep);
   perCheckpoint.forEach(({ before, after }, i) => findings.push(...before, ...fileFindings[i]!, ...after));
   if (evidence.history && repoChecks) findings.push(...(await ignoredCheckpoints(opts.root, evidence.history, loaded.map((l) => ({ skill: l.skill, rel: relOf(l.skill)! })))));
   if (opts.onlineUrl !== undefined) findings.push(...checkOnline(await fetchHealth(opts.onlineUrl), evidence.head?.sha ?? null));
@@ -289,6 +291,7 @@ async function weighChangesAgainstSaves(
   found: Finding[][],
   sentOnly: ReadonlySet<string>,
   recheck: (i: number, same: SameAsSaved) => Finding[],
+  keep: boolean,
 ): Promise<void> {
   const head = evidence.head?.sha;
   if (!evidence.history || head === undefined || !evidence.savedIn) return;
@@ -313,7 +316,7 @@ async function weighChangesAgainstSaves(
       if (fresh.length) asks.push({ i, saved: st.saved, files: fresh });
     });
     if (!asks.length) return;
-    const answers = await sameAsSaved(root, evidence.history, head, asks);
+    const answers = await sameAsSaved(root, evidence.history, head, asks, keep);
     let again = false;
     asks.forEach(({ i, files }, k) => {
       const st = state.get(i)!;

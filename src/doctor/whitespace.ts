@@ -6,6 +6,7 @@ import type { GitHistory } from '../git/types.js';
 import { withoutTrailing } from '../text-ends.js';
 import { repoKey } from '../git/commit-cache.js';
 import { blobTexts } from '../git/fast-forward.js';
+import { KeptAnswers } from '../git/cache-files.js';
 
 /** Blobs larger than this are compared exactly (by id): a huge file's text is never read for this. */
 export const MAX_COMPARED_BYTES = 1 << 20;
@@ -47,12 +48,38 @@ export async function comparedTexts(commonDir: string | undefined, history: GitH
   return (commonDir !== undefined && blobTexts(commonDir, oids, MAX_COMPARED_BYTES)) || (await history.readBlobs(oids, MAX_COMPARED_BYTES));
 }
 
-/** sameButWhitespace of each pair of blob ids, every blob read at once (comparedTexts). */
-export async function sameTexts(root: string, history: GitHistory, pairs: readonly (readonly [string, string])[]): Promise<SameText> {
+/** Answers kept in the git dir, `${a} ${b}` (two blob ids) to whether their texts are the same but for whitespace: blobs never change. */
+const SAME_TEXTS_FILE = 'same-texts.json';
+/** Answers kept at most (~90 bytes each): the last used stay. */
+const MAX_SAME_TEXTS = 1000;
+
+/**
+ * sameButWhitespace of each pair of blob ids, every blob not yet compared read at once
+ * (comparedTexts). With `keep`, each answer is kept in the git dir: a warm doctor on the
+ * real-shaped bench fixture read and compared the same dozens of blobs on every run (~7% of its
+ * time). Without it (an engine asked for by name, so exercised), every blob is read.
+ */
+export async function sameTexts(root: string, history: GitHistory, pairs: readonly (readonly [string, string])[], keep = false): Promise<SameText> {
   const asked = pairs.filter(([a, b]) => a !== b);
   if (!asked.length) return NONE_SAME;
-  const oids = [...new Set(asked.flat())];
-  const texts = await comparedTexts(repoKey(root)?.commonDir, history, oids);
-  const same = new Set(asked.filter(([a, b]) => sameButWhitespace(texts.get(a), texts.get(b))).map(([a, b]) => `${a} ${b}`));
+  const commonDir = repoKey(root)?.commonDir;
+  const kept = KeptAnswers.read(keep ? commonDir : undefined, SAME_TEXTS_FILE, MAX_SAME_TEXTS, (v): v is boolean => typeof v === 'boolean');
+  const same = new Set<string>();
+  const unknown = asked.filter(([a, b]) => {
+    const answer = kept.get(`${a} ${b}`);
+    if (answer) same.add(`${a} ${b}`);
+    return answer === undefined;
+  });
+  if (unknown.length) {
+    const texts = await comparedTexts(commonDir, history, [...new Set(unknown.flat())]);
+    for (const [a, b] of unknown) {
+      const key = `${a} ${b}`;
+      const answer = sameButWhitespace(texts.get(a), texts.get(b));
+      if (answer) same.add(key);
+      // Only answers from two texts read: a blob not read (over the size cap, not in this clone yet, git failing) is asked again next time.
+      if (texts.has(a) && texts.has(b)) kept.set(key, answer);
+    }
+    kept.save();
+  }
   return (a, b) => a !== undefined && b !== undefined && (a === b || same.has(`${a} ${b}`));
 }

@@ -138,3 +138,48 @@ function prune(dir: string, ours: (name: string) => boolean, keep: number, curre
     // a race with another run: it prunes too
   }
 }
+
+/**
+ * A cache file of answers that never change (keyed by object ids: a commit's tree, two blobs'
+ * texts), read once per run: `get` marks an entry used, `set` learns one, and `save` writes the
+ * `max` last used back, only when the run learnt something.
+ */
+export class KeptAnswers<T> {
+  private readonly kept: Map<string, T>;
+  private learnt = false;
+
+  private constructor(private readonly commonDir: string | undefined, private readonly name: string, private readonly max: number, kept: Map<string, T>) {
+    this.kept = kept;
+  }
+
+  /** The answers kept in `<commonDir>/checkpoint/<name>`; an entry whose value fails `valid` is dropped, a file that is not an object is none. */
+  static read<T>(commonDir: string | undefined, name: string, max: number, valid: (value: unknown) => value is T): KeptAnswers<T> {
+    const dir = commonDir === undefined ? null : cacheDir(commonDir);
+    const file = dir ? readCacheJson(join(dir, name)) : undefined;
+    const entries = file !== null && typeof file === 'object' && !Array.isArray(file) ? Object.entries(file as Record<string, unknown>) : [];
+    return new KeptAnswers(commonDir, name, max, new Map(entries.filter((e): e is [string, T] => valid(e[1]))));
+  }
+
+  /** The kept answer for `key`, marked used (last in the order the cut keeps: a Map keeps insertion order). */
+  get(key: string): T | undefined {
+    const value = this.kept.get(key);
+    if (value === undefined) return undefined;
+    this.kept.delete(key);
+    this.kept.set(key, value);
+    return value;
+  }
+
+  set(key: string, value: T): void {
+    this.kept.delete(key);
+    this.kept.set(key, value);
+    this.learnt = true;
+  }
+
+  /** Best effort, held back like every cache write: nothing when nothing was learnt. */
+  save(): void {
+    if (!this.learnt || this.commonDir === undefined) return;
+    const dir = cacheDir(this.commonDir, '', true);
+    if (dir) writeCacheJson(dir, this.name, Object.fromEntries([...this.kept].slice(-this.max)));
+    this.learnt = false;
+  }
+}

@@ -236,6 +236,30 @@ describe('the answers are kept', () => {
   });
 });
 
+describe('the answers about texts put back are kept', () => {
+  it('a doctor of the default engine keeps whether the saved and current blobs differ only in whitespace, and goes by that next time', async () => {
+    const { dir, save } = saved();
+    editThenPutBack(dir);
+    const drift = async (engine = 'auto') => (await generatedFileFindings(dir, engine)).filter((f) => f.level === 'warning').map((f) => f.evidence?.file).sort();
+    expect(await drift()).toEqual([]);
+    const blob = (rev: string, path: string) => git(dir, ['rev-parse', `${rev}:${path}`]).trim();
+    const pairs = ['src/gen/client.ts', 'src/x.ts'].map((f) => `${blob(save, f)} ${blob('HEAD', f)}`);
+    const file = join(dir, '.git/checkpoint/same-texts.json');
+    expect(JSON.parse(readFileSync(file, 'utf8'))).toEqual(Object.fromEntries(pairs.map((p) => [p, true])));
+    // Read, not asked again: a kept answer (here made up) is what the next doctor goes by.
+    writeFileSync(file, JSON.stringify(Object.fromEntries(pairs.map((p) => [p, false]))));
+    expect(await drift()).toEqual(['src/gen/client.ts', 'src/x.ts']);
+    // An engine asked for by name is exercised: it reads the blobs again.
+    for (const engine of ENGINES) expect(await drift(engine), engine).toEqual([]);
+    // A file of another shape in its place is no answer: read anew, and kept again.
+    for (const planted of ['[true]', '"x"', JSON.stringify(Object.fromEntries(pairs.map((p) => [p, 'yes']))), 'not json']) {
+      writeFileSync(file, planted);
+      expect(await drift(), planted).toEqual([]);
+    }
+    expect(JSON.parse(readFileSync(file, 'utf8'))).toEqual(Object.fromEntries(pairs.map((p) => [p, true])));
+  });
+});
+
 describe('as pushed: a tip other than HEAD is judged on its own commits', () => {
   it('a side branch whose cosmetic commits pass and whose real one blocks, named', async () => {
     const { dir, save } = saved();
