@@ -138,6 +138,19 @@ const TRAILING_PUNCTUATION = /(?<=[^\s./\\])(?:\.{3}|\u2026)$|[,;.:]$/;
  * a Markdown link's target.
  */
 export function entryPathText(entry: string): string {
+  // Asked of one entry several times per run (its parts, its prose, its target): a pure function
+  // of the text, so each is worked out once; the memo is emptied at a bound (the MCP server lives long).
+  let path = pathTexts.get(entry);
+  if (path === undefined) {
+    if (pathTexts.size >= MAX_PATH_TEXTS) pathTexts.clear();
+    pathTexts.set(entry, (path = pathTextOf(entry)));
+  }
+  return path;
+}
+const pathTexts = new Map<string, string>();
+const MAX_PATH_TEXTS = 4096;
+
+function pathTextOf(entry: string): string {
   const text = entryText(entry);
   const cut = NOTE_START.exec(text);
   if (cut && ARROW.test(cut[0])) {
