@@ -295,19 +295,23 @@ function landingParts(subject: string, isMerge: boolean, body: string): LandingP
   return { ...landed, text: `${parts.text}\n${into ? title.split(into).join(' ') : title}` };
 }
 
-/** GitHub's merge subject, where the pull request's title is the body's first line (Bitbucket Server's "... in P/r from a to b" has none). */
-const GITHUB_MERGE = /^Merge pull request #\d{1,7} from \S+\s*$/;
+/**
+ * GitHub's merge subject and Bitbucket Cloud's (merge and squash), where the pull request's title
+ * is the body's first line (Bitbucket Server's "... in P/r from a to b" has none).
+ */
+const TITLE_BELOW = /^Merge pull request #\d{1,7} from \S+\s*$|^Merged in \S+ \(pull request #\d{1,7}\)\s*$/;
 /** GitLab's line closing a merge commit's body (GITLAB_NUMBER, one match). */
 const GITLAB_REQUEST = /^See merge request \S*!\d+\s*$/m;
 
 /**
  * The pull or merge request's title a host writes as its merge commit's body's first line:
- * GitHub's under "Merge pull request #12 from o/branch", GitLab's over "See merge request g/p!12"
- * (GitLab 14 on; before, that line is the body's first). '' for any other commit: the rest of a
- * body (a description, the commits squashed) is not what landed.
+ * GitHub's under "Merge pull request #12 from o/branch", Bitbucket Cloud's under "Merged in
+ * branch (pull request #12)", GitLab's over "See merge request g/p!12" (GitLab 14 on; before,
+ * that line is the body's first). '' for any other commit: the rest of a body (a description, the
+ * commits squashed, "Approved-by:") is not what landed.
  */
 function hostTitle(subject: string, body: string): string {
-  if (!body || !(GITHUB_MERGE.test(subject) || (body.includes('See merge request ') && GITLAB_REQUEST.test(body)))) return '';
+  if (!body || !(TITLE_BELOW.test(subject) || (body.includes('See merge request ') && GITLAB_REQUEST.test(body)))) return '';
   const newline = body.indexOf('\n');
   const first = (newline < 0 ? body : body.slice(0, newline)).trim();
   return first.startsWith('See merge request ') ? '' : first;
@@ -533,7 +537,7 @@ function numberKeys(c: CommitInfo, add: (key: string) => void): void {
     NUMBER_KEY.lastIndex = 0;
     for (let m = NUMBER_KEY.exec(source); m !== null; m = NUMBER_KEY.exec(source)) add(m[0]);
   }
-  // A ticket in the title a GitHub or GitLab merge writes on its body's first line.
+  // A ticket in the title a GitHub, Bitbucket Cloud or GitLab merge writes on its body's first line.
   const title = hostTitle(c.subject, c.body);
   if (title) {
     NUMBER_KEY.lastIndex = 0;

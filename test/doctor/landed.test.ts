@@ -723,6 +723,10 @@ describe('merge subjects of every host: only the side merged in lands a ticket (
     ["Merge branch 'main' into 'PLAT-7-flag'", 'Update PLAT-7-flag\n\nSee merge request acme/shop!46', false],
     ["Merge branch 'tiers'", 'PLAT-7: rate limit tiers', false],
     ['Merge pull request #12 in PROJ/shop from feature/x to master', 'PLAT-7: add flag', false],
+    // Bitbucket Cloud writes the title there too, merge and squash alike; not its commit list or approvals.
+    ['Merged in tiers (pull request #45)', 'PLAT-7: rate limit tiers\n\n* Add tiers\n\nApproved-by: Ana Ruiz', true],
+    ['Merged in tiers (pull request #45)', 'Rate limit tiers\n\n* PLAT-7 groundwork\n\nApproved-by: Ana Ruiz', false],
+    ['Merged in tiers (pull request #45)', 'Rate limit tiers\n\nFollow-up to PLAT-7', false],
   ])('%s / %s -> %s', (subject, body, expected) => {
     expect(lands(subject as string, body as string)).toBe(expected);
   });
