@@ -8,16 +8,16 @@ import type { ThisRepo } from './repo-names.js';
 /** Words of waiting for work to land. */
 const WAITING = String.raw`until|once|wait(?:s|ing)?\s+(?:on|for)|blocked\s+(?:on|by)|depends\s+on`;
 /**
- * Words of an action depending on work that is not its own: "(needs #41)", "requires PR 41",
- * "pending #41", "stacked on #41", "on top of #41". Actions only: a blocker's waits are WAITING's.
+ * Words of depending on work that is not one's own: "(needs #41)", "requires PR 41", "pending
+ * #41", "stacked on #41", "on top of #41"; a blocker's "Needs #20 merged first" waits on #20.
  */
 const DEPENDING = String.raw`needs|requires|requiring|pending|depend(?:s|ing|ent)?\s+(?:on|upon)|gated\s+(?:on|by)|reli(?:es|ant)\s+on|stacked\s+on(?:\s+top\s+of)?|on\s+top\s+of|prereq(?:uisite)?s?:?`;
 /**
  * A blocker's words that it waits on work to land, and the work named right after them (group 1):
- * "until PR #20", "waiting on #21", "blocked by PLAT-7", "once !12", "depends on the #9". Not
- * "after #20", which in a blocker tells a cause ("broke after #20 landed").
+ * "until PR #20", "waiting on #21", "blocked by PLAT-7", "once !12", "depends on the #9", "needs
+ * #20". Not "after #20", which in a blocker tells a cause ("broke after #20 landed").
  */
-export const WAITS_ON = new RegExp(String.raw`\b(?:${WAITING})` + REFS_AFTER, 'gi');
+export const WAITS_ON = new RegExp(String.raw`\b(?:${WAITING}|${DEPENDING})` + REFS_AFTER, 'gi');
 /**
  * Work an action waits for: those words, and "after #20 lands", "when ENG-7 ships", "as soon as #20
  * merges"; the landing written out before the work: "after merging #20", "once we've merged PR 20",

@@ -127,6 +127,18 @@ describe.each(['native', 'isomorphic'] as const)('a blocker whose awaited PR lan
     expect((await runCli(dir, ['resume', 'api', '--engine', engine])).stdout).toMatch(LINE);
   });
 
+  it('a blocker written "Needs #20", "Requires PR #20", "Pending #20 (schema)" waits on it too', async () => {
+    const dir = repo([
+      { id: 'b1', description: 'Needs #20 merged first', needs: 'external_dep' },
+      { id: 'b2', description: 'Requires PR #20 (the schema)', needs: 'external_dep' },
+      { id: 'b3', description: 'Pending #20', needs: 'external_dep' },
+      { id: 'b4', description: 'Needs a fix for the flaky test #21 added', needs: 'code_fix' },
+    ]);
+    commitAll(dir, 'Fix typo (#21)', ago(9));
+    const data = JSON.parse((await runCli(dir, ['status', '--json', '--engine', engine])).stdout);
+    expect(data.skills[0].landed_blockers.map((b: { id: string }) => b.id)).toEqual(['b1', 'b2', 'b3']);
+  });
+
   it('a PR that has not landed, or one a blocker names only as a cause, is no landing', async () => {
     const dir = repo([
       { id: 'b1', description: WAITING, needs: 'external_dep' },
