@@ -16,11 +16,14 @@ export interface PushRange {
 const HEX = /^(?:[0-9a-f]{4,40}|[0-9a-f]{64})$/i;
 const ZERO = /^0+$/;
 /**
- * A revision by name, as a user runs doctor on a range by hand or in CI (`origin/main..HEAD`): a
- * ref's name as git takes it (HEAD, a branch, a tag, a remote-tracking ref, refs/...), then any
- * `~N` and `^N` steps. Only this much of git's revision syntax, so both engines read it alike.
+ * A revision by name, as a user runs doctor on a range by hand or in CI (`origin/main..HEAD`,
+ * `@{u}..`): a ref's name as git takes it (HEAD, a branch, a tag, a remote-tracking ref,
+ * refs/...), or a branch's upstream (`@{u}`, `@{upstream}`, after a branch's name or alone for
+ * the current branch's), then any `~N` and `^N` steps. Only this much of git's revision syntax,
+ * so both engines read it alike.
  */
-export const REVISION_NAME = /^(?![-./])(?!.*\/\.)(?!.*\.lock(?:[~^/]|$))[A-Za-z0-9._/+-]{1,255}?(?:[~^]\d{0,4}){0,32}$/;
+export const REVISION_NAME = /^(?![-./])(?!.*\/\.)(?!.*\.lock(?:[~^/@]|$))(?:[A-Za-z0-9._/+-]{1,255}?|(?:[A-Za-z0-9._/+-]{1,255})?@\{(?:u|upstream)\})(?:[~^]\d{0,4}){0,32}$/;
+
 
 /** Whether `end` is an object name (hex), not a revision name to resolve. */
 export const isObjectName = (end: string): boolean => HEX.test(end);
@@ -30,8 +33,10 @@ export const isObjectName = (end: string): boolean => HEX.test(end);
  * object name as the pre-push hook passes it, or a revision name (REVISION_NAME) doctor resolves.
  */
 export function parsePushRange(text: string): PushRange {
-  const [from, to, extra] = text.split('..');
-  const bad = () => new CheckpointError('E_USAGE', `--pushed ${shown(text)}: expected <from>..<to> or <to>, each a commit id or a name such as origin/main or HEAD~2`, { hint: 'the pre-push hook passes the ranges git gives it; by hand: --pushed origin/main..HEAD' });
+  const [from, written, extra] = text.split('..');
+  // "<from>.." is "<from>..HEAD", as git reads it (`@{u}..`: what a push of HEAD would carry).
+  const to = written === '' && from !== '' ? 'HEAD' : written;
+  const bad = () => new CheckpointError('E_USAGE', `--pushed ${shown(text)}: expected <from>..<to> or <to>, each a commit id or a name such as origin/main, @{u} or HEAD~2`, { hint: 'the pre-push hook passes the ranges git gives it; by hand: --pushed origin/main..HEAD' });
   const end = (e: string) => HEX.test(e) || REVISION_NAME.test(e);
   if (extra !== undefined) throw bad();
   if (to === undefined) {

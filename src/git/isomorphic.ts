@@ -10,6 +10,8 @@ import { join, resolve, sep } from 'node:path';
 import { CheckpointError, isCheckpointError } from '../errors.js';
 import { MAX_RELAYED_CHARS, shown, shownPath } from '../one-line.js';
 import { CommitQueue } from './commit-queue.js';
+import { upstreamRef, UPSTREAM_NAME } from './upstream.js';
+import { readGitFile } from './git-file.js';
 import { brokenHeadRef, readHeadFiles, readHeadTarget } from './head-files.js';
 import { headFiles } from './commit-cache.js';
 import { resolveGitDirs, resolveGitDirsSync, type GitDirs } from './locate.js';
@@ -160,11 +162,18 @@ export class IsoHistory implements GitHistory {
     });
   }
 
-  /** One REVISION_NAME: its ref as git expands a short name (or HEAD), peeled, then each ~N and ^N step. */
+  /** One REVISION_NAME: its ref as git expands a short name (or HEAD, or a branch's upstream), peeled, then each ~N and ^N step. */
   private async resolveRevision(reader: ObjectReader, name: string): Promise<string | null> {
-    const m = /^(.*?)((?:[~^]\d*)*)$/.exec(name)!;
+    const upstream = UPSTREAM_NAME.exec(name);
+    const m = upstream ? [name, '', upstream[2]!] : /^(.*?)((?:[~^]\d*)*)$/.exec(name)!;
     let sha: string | null;
-    if (m[1] === 'HEAD') sha = (await this.readHead()).sha;
+    if (upstream) {
+      // `@{u}` alone is the current branch's (none when HEAD is detached), as git reads it.
+      const head = upstream[1] ? null : (await this.readHead()).ref;
+      const branch = upstream[1] ? upstream[1] : head?.startsWith('refs/heads/') ? branchName(head) : null;
+      const ref = branch === null ? null : upstreamRef(readGitFile(join(this.dirs.commonDir, 'config')) ?? '', branch);
+      sha = ref === null ? null : await (await this.git()).resolveRef({ fs, gitdir: this.dirs.commonDir, ref }).catch(() => null);
+    } else if (m[1] === 'HEAD') sha = (await this.readHead()).sha;
     else {
       // A short name expanded in git's order, each tried until one resolves: isomorphic-git's
       // expandRef takes a folder (refs/remotes/origin) for a ref, and never tries <remote>/HEAD.

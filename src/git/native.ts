@@ -2,6 +2,7 @@
 // (NUL-separated, unquoted paths) is parsed here; renames are paired by the shared rules
 // (renames.ts, edited-renames.ts) rather than by git's own detection, so both engines agree.
 import { gitFailed, malformedOutput, runGit, runGitBytes, type EnoughOutput, type GitResult } from './git-process.js';
+import { UPSTREAM_NAME } from './upstream.js';
 import { anyCaseToken, assertSince, branchName, inScope, newestByGraph, objectNamePrefix, repoRelativePath, scopePaths, splitMessage } from './normalize.js';
 import { currentLives } from './file-lives.js';
 import { lifeEnds, parseRevisions, revisionListing } from './revision-listing.js';
@@ -218,11 +219,20 @@ export class NativeHistory implements GitHistory {
   async resolveRevisions(names: readonly string[]): Promise<(string | null)[]> {
     if (!names.length) return [];
     // One process: cat-file takes revision expressions. The names hold no blank (REVISION_NAME).
-    const out = (await this.git(['cat-file', '--batch-check'], [], `${names.map((n) => `${n}^{commit}`).join('\n')}\n`)).stdout.split('\n');
-    return names.map((_, i) => {
-      const [sha, type] = (out[i] ?? '').split(' ');
-      return type === 'commit' && sha !== undefined && /^[0-9a-f]{40,64}$/.test(sha) ? sha : null;
-    });
+    // Not an upstream (`@{u}`): cat-file dies on a branch without one, so each is asked of
+    // rev-parse alone (a user's range holds one or two).
+    const plain = names.filter((n) => !UPSTREAM_NAME.test(n));
+    const out = plain.length ? (await this.git(['cat-file', '--batch-check'], [], `${plain.map((n) => `${n}^{commit}`).join('\n')}\n`)).stdout.split('\n') : [];
+    const sha = (line: string | undefined) => {
+      const [id, type] = (line ?? '').split(' ');
+      return type === 'commit' && id !== undefined && /^[0-9a-f]{40,64}$/.test(id) ? id : null;
+    };
+    let i = 0;
+    return Promise.all(names.map(async (n) => {
+      if (!UPSTREAM_NAME.test(n)) return sha(out[i++]);
+      const r = await this.git(['rev-parse', '--verify', '--quiet', `${n}^{commit}`], [1, 128]);
+      return r.code === 0 ? sha(`${r.stdout.trim()} commit`) : null;
+    }));
   }
 
   async namesObjects(revs: readonly string[]): Promise<boolean[]> {

@@ -19,7 +19,13 @@ describe('--pushed ranges', () => {
     expect(parsePushRange('HEAD~2^2..refs/heads/main')).toEqual({ from: 'HEAD~2^2', to: 'refs/heads/main' });
     expect(parsePushRange('v1.2.0')).toEqual({ from: null, to: 'v1.2.0' });
   });
-  it.each(['', `${A}..`, `${A}..${B}..${A}`, `${A};rm -rf /`, '-x..HEAD', 'main@{u}..HEAD', ':/fix..HEAD', 'HEAD:src/a.ts', 'a b..HEAD', 'main.lock..HEAD', '.hidden..HEAD', 'x/.y..HEAD', 'HEAD^{tree}'])('refuses %j as a usage error', (text) => {
+  it('reads a branch\'s upstream and an open end as git does: `@{u}..` is `@{u}..HEAD`', () => {
+    expect(parsePushRange('@{u}..')).toEqual({ from: '@{u}', to: 'HEAD' });
+    expect(parsePushRange(`${A}..`)).toEqual({ from: A, to: 'HEAD' });
+    expect(parsePushRange('main@{upstream}~2..feature/x')).toEqual({ from: 'main@{upstream}~2', to: 'feature/x' });
+    expect(parsePushRange('origin/main..@{u}')).toEqual({ from: 'origin/main', to: '@{u}' });
+  });
+  it.each(['', '..', `${A}..${B}..${A}`, `${A};rm -rf /`, '-x..HEAD', 'main@{push}..HEAD', '@{-1}..HEAD', 'main@{u..HEAD', '@{u}@{u}..HEAD', 'main.lock@{u}..HEAD', ':/fix..HEAD', 'HEAD:src/a.ts', 'a b..HEAD', 'main.lock..HEAD', '.hidden..HEAD', 'x/.y..HEAD', 'HEAD^{tree}'])('refuses %j as a usage error', (text) => {
     let err: unknown;
     try {
       parsePushRange(text);
