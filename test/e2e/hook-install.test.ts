@@ -237,7 +237,7 @@ describe('init beside another pre-push hook', () => {
     expect(r.status, r.stderr).toBe(0);
     const stable = join(dir, 'node_modules/checkpoint-protocol/bin/checkpoint.js');
     expect(read(dir, '.git/hooks/pre-push')).toContain(`CHECKPOINT_BIN='${stable}'\n`);
-    expect(git(dir, ['config', 'merge.checkpoint.driver'])).toContain(`[ -f '${stable}' ] && exec`);
+    expect(git(dir, ['config', 'merge.checkpoint.driver'])).toContain(`[ -f '${stable}' ] && [ -x `);
     rmSync(join(dir, 'node_modules/.pnpm'), { recursive: true });
     pnpm('0.1.1');
     expect(existsSync(stable)).toBe(true);

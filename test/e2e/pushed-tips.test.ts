@@ -206,10 +206,15 @@ describe('the pre-push hook judges pushed tips, not the work tree', () => {
     commitAll(dir, 'api: review');
     const range = `${git(dir, ['rev-parse', 'origin/main']).trim()}..${headSha(dir)}`;
     for (const engine of ['native', 'isomorphic']) {
-      const out = (await runCli(dir, ['doctor', '--engine', engine, '--pushed', range])).stdout;
+      const out = (await runCli(dir, ['doctor', '--fail-on-warnings', '--engine', engine, '--pushed', range])).stdout;
       const lines = (i: number) => out.split('\n').filter((l) => l.includes(`generated_files[${i}]`));
       expect(lines(0), out).toEqual([expect.stringMatching(new RegExp(`src/gen/client\\.ts is missing: renamed to src/gen/api-client\\.ts in ${renamed.slice(0, 7)}.* \\[blocks push\\]$`))]);
       expect(lines(1), out).toEqual([expect.stringMatching(new RegExp(`src/gen/types\\.ts changed after the checkpoint was written \\(${edited.slice(0, 7)} .* \\[blocks push\\]$`))]);
+      expect(out, engine).toContain('2 pushed commits, 2 blocking\n');
+      // By hand without --fail-on-warnings a warning blocks nothing: each line and the count say what the hook would do.
+      const byHand = (await runCli(dir, ['doctor', '--engine', engine, '--pushed', range])).stdout;
+      expect(byHand.split('\n').filter((l) => l.includes('generated_files[')).map((l) => l.endsWith(' [blocks push under --fail-on-warnings]')), byHand).toEqual([true, true]);
+      expect(byHand, engine).toContain('2 pushed commits, 0 blocking (2 more under --fail-on-warnings, as the pre-push hook runs doctor)\n');
     }
     const r = await judgedPush(dir, 'main');
     expect(r.status, r.out).not.toBe(0);

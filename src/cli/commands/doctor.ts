@@ -49,13 +49,15 @@ export async function run(args: ParsedArgs, ctx: Context): Promise<number> {
   for (const [skill, group] of groupBySkill(report.findings)) {
     lines.push(c.bold(skill === null ? '(repository)' : skillLabel(skill)));
     for (const f of group) {
-      const tag = pushed && f.blocks ? ' [blocks push]' : '';
+      // A warning blocks only under --fail-on-warnings (the hook's setting): run by hand without it, said so.
+      const tag = !pushed || !f.blocks ? '' : f.level === 'error' || failOnWarnings ? ' [blocks push]' : ' [blocks push under --fail-on-warnings]';
       lines.push(`  ${mark[f.level]} ${oneLine(`${f.path ? `${f.path}: ` : ''}${f.message}`)}${tag}`);
     }
   }
   const n = (k: number, word: string) => `${k} ${word}${k === 1 ? '' : 's'}`;
   const parts = [n(report.checkpoints, 'checkpoint'), n(errors, 'error'), n(warnings, 'warning'), `${count('advice')} advice`, n(count('info'), 'note')];
-  if (report.pushed !== null) parts.push(`${n(report.pushed, 'pushed commit')}, ${blocking.length} blocking`);
+  const underFlag = failOnWarnings ? 0 : report.findings.filter((f) => f.blocks && f.level === 'warning').length;
+  if (report.pushed !== null) parts.push(`${n(report.pushed, 'pushed commit')}, ${blocking.length} blocking${underFlag ? ` (${underFlag} more under --fail-on-warnings, as the pre-push hook runs doctor)` : ''}`);
   const summary = `doctor: ${parts.join(', ')}`;
   lines.push(failed ? c.red(summary) : errors + warnings ? c.yellow(summary) : c.green(`${summary} — no drift`));
   // No .git at the project's root (evidence.ts): nothing was checked against git, which "no drift" alone would hide.
