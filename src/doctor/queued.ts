@@ -67,7 +67,8 @@ function sameSave(written: string | null | undefined, saved: string): boolean {
 
 export function summarize(text: string): BlobSummary {
   try {
-    const doc = JSON.parse(text) as Partial<Checkpoint>;
+    // A BOM (a Windows editor's save) is the file's, as every reader takes it: JSON.parse refuses it.
+    const doc = JSON.parse(text.charCodeAt(0) === 0xfeff ? text.slice(1) : text) as Partial<Checkpoint>;
     return { updated_at: typeof doc.updated_at === 'string' ? doc.updated_at : null, queued: queuedTexts(doc) };
   } catch {
     return { updated_at: null, queued: [] };

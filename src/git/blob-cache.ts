@@ -6,7 +6,8 @@ import { resolveGitDirsSync } from './locate.js';
 
 // -2: an action object without text is summarized by its words (readActionText); older summaries lack them.
 // -3: a blocker waiting on work is summarized by its description (queued.ts queuedTexts).
-const CACHE_FILE = 'queued-by-blob-3.json';
+// -4: a blob saved with a BOM is read (older caches hold it as queuing nothing).
+const CACHE_FILE = 'queued-by-blob-4.json';
 /** Old entries beyond this are dropped (oldest first): the cache stays small in a long-lived clone. */
 const MAX_ENTRIES = 5000;
 

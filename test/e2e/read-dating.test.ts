@@ -32,16 +32,17 @@ function release(updatedAt: string, step: string): string {
 `;
 }
 
-function repo(): string {
+/** `bom`: every save starts with a UTF-8 BOM, as a Windows editor or PowerShell's Out-File writes it. */
+function repo(bom = ''): string {
   const dir = makeRepo();
   dirs.push(dir);
   write(dir, 'site/previews/index.html', '<p>v1</p>\n');
-  write(dir, '.checkpoints/release.checkpoint.json', release('2026-07-01T12:00:00Z', 'v1.8'));
+  write(dir, '.checkpoints/release.checkpoint.json', bom + release('2026-07-01T12:00:00Z', 'v1.8'));
   commitAll(dir, 'checkpoint: release', '2026-07-01T12:01:00Z');
   write(dir, 'site/previews/index.html', '<p>v2</p>\n');
   commitAll(dir, 'Merge pull request #232 from dana/previews', '2026-07-10T15:00:00Z');
   // Weeks later the checkpoint is re-saved, still queuing the review.
-  write(dir, '.checkpoints/release.checkpoint.json', release('2026-08-02T12:00:00Z', 'v1.8 notes'));
+  write(dir, '.checkpoints/release.checkpoint.json', bom + release('2026-08-02T12:00:00Z', 'v1.8 notes'));
   commitAll(dir, 'checkpoint: release re-saved', '2026-08-02T12:01:00Z');
   return dir;
 }
@@ -64,6 +65,17 @@ describe.each(['native', 'isomorphic'] as const)('a re-saved checkpoint still qu
     expect(status.stdout).toMatch(/Held for user review: PR #232[^\n]*already landed: #232 landed in [0-9a-f]{7}/);
     const statusJson = JSON.parse((await runCli(dir, ['status', '--json', '--engine', engine])).stdout);
     expect(statusJson.skills[0].landed_actions).toEqual([expect.objectContaining({ index: 0, text: HELD })]);
+  });
+});
+
+describe.each(['native', 'isomorphic'] as const)('a checkpoint saved with a BOM, re-saved still queuing a merged PR (%s)', (engine) => {
+  it('its revisions are read for the date the PR was queued: next skips it, doctor warns it landed', async () => {
+    const dir = repo('\uFEFF');
+    const next = await runCli(dir, ['next', '--json', '--engine', engine]);
+    expect(next.code, next.stderr).toBe(0);
+    expect(JSON.parse(next.stdout).next).toMatchObject({ text: 'Write the changelog for v1.8', skipped_as_landed: [expect.objectContaining({ index: 0, text: HELD })] });
+    const doctor = await runCli(dir, ['doctor', '--engine', engine]);
+    expect(doctor.stdout).toMatch(/#232[^\n]*landed after/);
   });
 });
 
