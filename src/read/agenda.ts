@@ -4,7 +4,7 @@ import { chooseAction, isOverBudget, isStale, openBlockers, rankCheckpoints, ran
 import { actionText, type Checkpoint } from '../protocol/types.js';
 import { datedSanely, gatherEvidence, landedEvidence, landingsLine, mentionsWork, NO_EVIDENCE, readThisRepo, toSeconds, walkBound } from '../doctor/evidence.js';
 import { waitLandings, waitsOnWork } from '../doctor/blocker-waits.js';
-import { loadRemembered, readable, withConflicts, type Loaded } from './load.js';
+import { asStamped, loadRemembered, readable, withConflicts, type Loaded } from './load.js';
 import type { EngineName } from '../git/types.js';
 import { relative, sep } from 'node:path';
 import type { HeadFiles } from '../git/head-files.js';
@@ -56,9 +56,15 @@ export interface Agenda {
   historyError: string | null;
 }
 
-export async function buildAgenda(opts: { root: string; now: Date; engine?: 'auto' | EngineName; skill?: string }): Promise<Agenda> {
+/**
+ * `stamped`: read a checkpoint no reader can read as a write at that instant leaves it (asStamped):
+ * done asks which actions landed before its save, which repairs an unreadable updated_at.
+ */
+export async function buildAgenda(opts: { root: string; now: Date; engine?: 'auto' | EngineName; skill?: string; stamped?: Date }): Promise<Agenda> {
   // git's index says which are mid-merge: such a file is named, never ranked or read as state.
-  const loaded = withConflicts(opts.root, loadRemembered(opts.root, opts.now, opts.skill), opts.skill);
+  const stamped = opts.stamped;
+  const asRead = withConflicts(opts.root, loadRemembered(opts.root, opts.now, opts.skill), opts.skill);
+  const loaded = stamped ? asRead.map((l) => asStamped(l, stamped, opts.now)) : asRead;
   // A file whose only errors are hand-written slips is read as written (validate still fails it).
   const repairs = new Map<string, RepairNote[]>();
   const valid = loaded.flatMap((l) => {

@@ -6,12 +6,13 @@ import { CheckpointError, isCheckpointError } from '../errors.js';
 import { CONFLICT_REASON } from '../protocol/json.js';
 import { conflictedCheckpoints, conflictReport, type ConflictCode } from '../store/index-conflicts.js';
 import { validateCheckpoint, type ValidationResult } from '../protocol/validate.js';
-import type { Checkpoint } from '../protocol/types.js';
+import type { Checkpoint, JsonObject } from '../protocol/types.js';
 import { checkpointPath, checkpointsDir, display, listCheckpointFiles, readCheckpointFile, type CheckpointFile } from '../store/checkpoints.js';
 import { misnamedProblem, misnamedStem } from '../store/skill-name.js';
 import { CHECKPOINTS_DIR } from '../store/root.js';
 import { Verdicts } from '../store/verdicts.js';
 import { readableView, type RepairNote } from '../protocol/repairable.js';
+import { stampWrite } from '../protocol/scaffold.js';
 import { readChecked } from './checked.js';
 
 export interface Loaded {
@@ -127,4 +128,26 @@ export function readable(l: Loaded): Readable | null {
   if (l.checkpoint) return { checkpoint: l.checkpoint, shown: l.checkpoint, notes: [] };
   const r = l.file && l.validation && !l.misnamed ? readableView(l.file.value, l.validation.errors, () => l.file!.format.texts, l.skill, dirname(dirname(l.path))) : null;
   return r && { checkpoint: r.meaning, shown: r.view, notes: r.notes };
+}
+
+/**
+ * `l` as a write at `at` leaves it (updated_at and protocol_version stamped, as stampWrite does),
+ * when the file as it is cannot be read: an updated_at an agent wrote as epoch seconds keeps every
+ * reader from it, and the write about to be made (done's) repairs it, so what that write decides
+ * (which actions landed) is judged as `next` will read the file after it. Any other `l` as it is.
+ */
+export function asStamped(l: Loaded, at: Date, now: Date): Loaded {
+  const f = l.file;
+  if (l.checkpoint || l.conflict || l.misnamed || !f || !l.validation || readable(l)) return l;
+  if (f.value === null || typeof f.value !== 'object' || Array.isArray(f.value)) return l;
+  let value: JsonObject;
+  try {
+    value = stampWrite(structuredClone(f.value), at);
+  } catch (e) {
+    if (!isCheckpointError(e)) throw e;
+    return l; // a newer protocol's file: the write refuses it too
+  }
+  const file: CheckpointFile = { skill: f.skill, path: f.path, text: f.text, value, format: f.format, sizeBytes: f.sizeBytes };
+  const validation = validateCheckpoint(value, { fileName: basename(l.path), now, sizeBytes: f.sizeBytes });
+  return { skill: l.skill, path: l.path, file, validation, ...(validation.errors.length ? {} : { checkpoint: value as unknown as Checkpoint }) };
 }

@@ -151,6 +151,28 @@ describe('next -> work -> done', () => {
     expect(read(other, FILE)).toBe(before);
   });
 
+  it('an updated_at written as epoch seconds, which its save repairs: done judges landings as next does right after (red team rt61a 04)', async () => {
+    const epochRepo = (queue: string[]) => {
+      const dir = repoWith(pythonWritten({ updated_at: Math.floor((Date.now() - 3 * 86_400_000) / 1000), next_actions: queue, recently_done: [] }));
+      commitAll(dir, 'checkpoint: api', new Date(Date.now() - 3 * 86_400_000).toISOString());
+      write(dir, 'infra/vpc.tf', 'resource "aws_vpc" "main" {}\n');
+      commitAll(dir, "Merge branch 'feature/PLAT-7-vpc'", new Date(Date.now() - 86_400_000).toISOString());
+      return dir;
+    };
+    const dir = epochRepo(['Apply terraform once PLAT-7 lands', 'Land PLAT-7 (VPC)', 'Write runbook']);
+    const done = await runCli(dir, ['done', 'api', '--json']);
+    expect(done.code, done.stderr).toBe(0);
+    expect(JSON.parse(done.stdout)).toMatchObject({ done: 'Apply terraform once PLAT-7 lands', next: 'Write runbook', skipped_as_landed: [{ index: 0, text: 'Land PLAT-7 (VPC)', evidence: expect.stringContaining('PLAT-7 landed') }] });
+    expect(JSON.parse((await runCli(dir, ['next', '--json'])).stdout).next).toMatchObject({ text: 'Write runbook' });
+
+    // --landed finds it, and the save leaves updated_at an ISO instant.
+    const other = epochRepo(['Land PLAT-7 (VPC)', 'Write runbook']);
+    const reconciled = await runCli(other, ['done', 'api', '--landed', '--json']);
+    expect(reconciled.code, reconciled.stderr).toBe(0);
+    expect(JSON.parse(reconciled.stdout)).toMatchObject({ done: 'Land PLAT-7 (VPC)', next: 'Write runbook' });
+    expect(JSON.parse(read(other, FILE))).toMatchObject({ next_actions: ['Write runbook'], updated_at: expect.stringMatching(/Z$/) });
+  });
+
   it('its next is an action object without text read by its words, as next reads it, not null ("none open") (red team rt60c 01)', async () => {
     const dir = repoWith(pythonWritten({ next_actions: ['Write the migration', { action: 'Run the migration on staging' }], recently_done: [] }));
     const done = await runCli(dir, ['done', 'api', '--json']);

@@ -307,7 +307,9 @@ function queuedActions(value: JsonValue, skill: string): JsonValue[] {
  */
 async function landedNow(root: string, ctx: Context, skill: string, queue: readonly JsonValue[]): Promise<Map<number, string>> {
   const { buildAgenda } = await import('../../read/agenda.js');
-  const agenda = await buildAgenda({ root, now: ctx.now, skill });
+  // Judged as this save leaves the file: one only it makes readable (an epoch updated_at) is
+  // otherwise judged by no one, and next, right after, skips what landed.
+  const agenda = await buildAgenda({ root, now: ctx.now, skill, stamped: ctx.now });
   const notice = historyNotice(agenda.historyError);
   if (notice) ctx.out.err(notice);
   const item = agenda.items.find((i) => i.skill === skill);
