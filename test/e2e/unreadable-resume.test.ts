@@ -107,6 +107,31 @@ describe('resume over a checkpoint that cannot be read', () => {
     expect(JSON.parse((await runCli(dir, ['resume', '--json'])).stdout).needs_repair).toEqual([{ skill: 'api', problem: expect.stringContaining('invalid JSON') }]);
   });
 
+  it('resume --context passes over an empty file (touch): named on stderr with a command that clears it, no question (red team rt61a 05)', async () => {
+    const dir = makeRepo();
+    dirs.push(dir);
+    save(dir, cp('api'));
+    write(dir, '.checkpoints/scratch.checkpoint.json', '');
+    const r = await runCli(dir, ['resume', '--context']);
+    expect(r.code, r.stdout).toBe(0);
+    expect(r.stdout).toBe('no recovery capsule saved in any checkpoint\n');
+    expect(r.stderr).toBe('checkpoint: skipped scratch: its checkpoint file is empty, so it holds no recovery capsule (clear it away: checkpoint reset scratch)\n');
+    expect(JSON.parse((await runCli(dir, ['resume', '--context', '--json'])).stdout)).toMatchObject({ ok: true, capsule: null });
+    // Blanks and a BOM alone hold nothing either; a file cut short beside it still may, and asks.
+    write(dir, '.checkpoints/scratch.checkpoint.json', '\uFEFF\r\n');
+    write(dir, '.checkpoints/web.checkpoint.json', '{\n  "protocol_version": "1.1",\n  "skill": "web",\n  "capsule": {');
+    const cut = await runCli(dir, ['resume', '--context']);
+    expect(cut.code).toBe(3);
+    expect(cut.stdout).toMatch(/✗ web: .*invalid JSON/);
+    expect(cut.stdout).not.toContain('scratch');
+    rmSync(join(dir, '.checkpoints/web.checkpoint.json'));
+    // The command named does clear it: archived, nothing lost, nothing skipped after.
+    expect((await runCli(dir, ['reset', 'scratch'])).code).toBe(0);
+    expect(existsSync(join(dir, '.checkpoints/scratch.checkpoint.json'))).toBe(false);
+    const after = await runCli(dir, ['resume', '--context']);
+    expect([after.code, after.stderr]).toEqual([0, '']);
+  });
+
   it('resume <skill> on a conflicted file points at `checkpoint resolve`, not reset', async () => {
     const dir = conflicted();
     const r = await runCli(dir, ['resume', 'api']);

@@ -15,7 +15,8 @@ import { byteLimit, charLimit, printBudgeted, type Block, type Budget } from '..
 import { terminalSafeJson } from '../render/json-text.js';
 import { shown, shownList } from '../../one-line.js';
 import { placeholder } from '../../shell-words.js';
-import { display, listSkills, readCheckpoint, type CheckpointFile } from '../../store/checkpoints.js';
+import { checkpointPath, display, listSkills, readCheckpoint, type CheckpointFile } from '../../store/checkpoints.js';
+import { readProjectText } from '../../store/safe-fs.js';
 import { gitState, type GitState } from '../../store/git-state.js';
 import { conflictedCheckpoints, conflictReport, type ConflictCode } from '../../store/index-conflicts.js';
 import { CONFLICT_REASON } from '../../protocol/json.js';
@@ -63,7 +64,7 @@ function byRecency(root: string): { saved: Found[]; skipped: Skipped[] } {
       file = readCheckpoint(root, skill);
     } catch (e) {
       if (!isCheckpointError(e)) throw e;
-      skipped.push({ skill, why: e.message });
+      skipped.push({ skill, why: e.message, ...(holdsNothing(root, skill) ? { empty: true as const } : {}) });
       continue;
     }
     const capsule = file ? capsuleOf(file.value) : undefined;
@@ -72,6 +73,20 @@ function byRecency(root: string): { saved: Found[]; skipped: Skipped[] } {
   }
   // Stable: equal times keep the skills' order.
   return { saved: saved.sort((a, b) => (a.at === b.at ? 0 : a.at > b.at ? -1 : 1)).map((s) => s.found), skipped };
+}
+
+/**
+ * Whether the checkpoint file of `skill` is empty (nothing but blanks, or a BOM): a file `touch`
+ * made, say. It cannot hold a capsule, so it is no reason to ask the user (unlike a file cut
+ * short, which may have held one). Read again only for a file that did not parse.
+ */
+function holdsNothing(root: string, skill: string): boolean {
+  try {
+    const text = readProjectText(root, checkpointPath(root, skill), { maxBytes: 4096 });
+    return text !== null && /^\uFEFF?\s*$/.test(text);
+  } catch {
+    return false;
+  }
 }
 
 /**
@@ -132,10 +147,12 @@ export async function run(args: ParsedArgs, ctx: Context): Promise<number> {
     found = (judged.find((j) => j.refused === null) ?? judged[0])?.f ?? null;
     others = judged.filter((j) => j.f !== found && j.refused === null).map((j) => j.f.skill);
     unshown = judged.flatMap((j) => (j.f !== found && j.refused ? [{ skill: j.f.skill, why: j.refused.message, repair: `checkpoint resume ${j.f.skill} --context says why` }] : []));
-    for (const s of skipped) ctx.out.err(`checkpoint: skipped ${s.skill}: ${s.conflict ? 'its checkpoint is in an unfinished merge' : 'its checkpoint file cannot be read'} (${repairCommand(s)})`);
+    for (const s of skipped) ctx.out.err(`checkpoint: skipped ${s.skill}: ${s.conflict ? 'its checkpoint is in an unfinished merge' : s.empty ? 'its checkpoint file is empty, so it holds no recovery capsule' : 'its checkpoint file cannot be read'} (${repairCommand(s)})`);
     for (const s of unshown) ctx.out.err(`checkpoint: skipped ${s.skill}: its recovery capsule cannot be shown (${s.repair})`);
     // The capsule may be in a file that cannot be read: never "none saved", the user decides.
-    if (!found && skipped.length) return unreadable(ctx, skipped, budget);
+    // An empty file holds none: named above, and no question.
+    const mayHold = skipped.filter((s) => !s.empty);
+    if (!found && mayHold.length) return unreadable(ctx, mayHold, budget);
     if (!found) return none(ctx, null, 'no recovery capsule saved in any checkpoint', budget);
   }
 
@@ -178,6 +195,8 @@ interface Skipped {
   repair?: string;
   /** git's index holds it unmerged: the conflict's code (UU, DU, ...). */
   conflict?: ConflictCode;
+  /** The file is empty (holdsNothing): it cannot hold a capsule. */
+  empty?: true;
 }
 
 /** A checkpoint git's index holds unmerged, as skipped: a file holding markers keeps its reader's words. */
@@ -194,8 +213,12 @@ function conflictSkip(root: string, skill: string, code: ConflictCode, present: 
   return { skill, why: report.problem, repair: report.repair, conflict: code };
 }
 
-/** What repairs `s`: what ends its merge, `resolve` for a file holding conflict markers, else `validate` to list its errors. */
-const repairCommand = (s: Skipped) => s.repair ?? (/conflict/i.test(s.why) ? 'checkpoint resolve' : `checkpoint validate .checkpoints/${s.skill}.checkpoint.json`);
+/**
+ * What repairs `s`: what ends its merge, `reset` for an empty file (it moves the file to
+ * history/; update refuses a file that does not parse), `resolve` for one holding conflict
+ * markers, else `validate` to list its errors.
+ */
+const repairCommand = (s: Skipped) => s.repair ?? (s.empty ? `clear it away: checkpoint reset ${s.skill}` : /conflict/i.test(s.why) ? 'checkpoint resolve' : `checkpoint validate .checkpoints/${s.skill}.checkpoint.json`);
 
 /** No capsule could be read and some checkpoint could not be: ask the user (resume's exit 3), naming each and its repair. */
 function unreadable(ctx: Context, skipped: readonly Skipped[], budget: Budget): number {
