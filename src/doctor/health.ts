@@ -8,7 +8,7 @@ import { resolveGitDirsSync } from '../git/locate.js';
 import { HOOK_TEMPLATE_PATH } from '../install/package-paths.js';
 import { HOOK_MARKER, isCurrentHook, isShippedHook } from '../install/shipped-hooks.js';
 import { bakedBin, hookLauncher, preCommitLegacy } from '../install/hook-launcher.js';
-import { overriddenMessage, overridingMergeLine, readAttributesFile } from '../install/merge-attribute.js';
+import { overriddenMessage, overridingMergeLines, readAttributesFile } from '../install/merge-attribute.js';
 import { readDriverSetting } from '../git/driver-config.js';
 import { isOurDriverCommand } from '../install/driver-command.js';
 import { shown, shownPath } from '../one-line.js';
@@ -169,8 +169,8 @@ export async function checkRepoHealth(root: string, inGitRepo: boolean): Promise
       : `merge.checkpoint.driver is configured but ${lacks}; run \`checkpoint install-driver\`` }];
   }
   if (!declared) return [{ ...base, level: 'info', message: 'the checkpoint merge driver is not installed (`checkpoint install-driver`)' }];
-  const overriding = overridingMergeLine(root);
-  if (overriding) return [{ ...base, level: 'warning', message: overriddenMessage(overriding) }];
+  const overriding = overridingMergeLines(root);
+  if (overriding.length) return overriding.map((o) => ({ ...base, level: 'warning' as const, message: overriddenMessage(o) }));
   // install-driver writes absolute, single-quoted paths; a moved or removed install breaks every merge.
   const missing = [...driver!.matchAll(/'((?:[^']|'\\'')+)'/g)].map((m) => m[1]!.replace(/'\\''/g, "'")).filter((p) => p.startsWith('/') && !existsSync(p));
   if (missing.length) {

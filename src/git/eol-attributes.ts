@@ -19,6 +19,8 @@ interface AttrLine {
   assigns: [string, AttrValue][];
   /** The line as written (without its line ending and leading blanks). */
   text: string;
+  /** Its number in the file (from 1). */
+  lineNo: number;
 }
 
 /** One attributes file, parsed; `inexact` names what this reader does not follow. */
@@ -31,17 +33,24 @@ interface AttrFile {
 /** Attribute names as git accepts them (attr.c attr_name_valid). */
 const NAME = /^[A-Za-z0-9_.][-A-Za-z0-9_.]*$/;
 
-/** Parses an attributes file found in folder `base` ('' for the root and the non-work-tree files). */
-export function parseAttributes(text: string, base: string, allowMacros: boolean, ignoreCase = false): AttrFile {
+/**
+ * Parses an attributes file found in folder `base` ('' for the root and the non-work-tree files).
+ * `plainPaths`: the paths asked about hold no quote, bracket, blank or backslash (checkpoint
+ * files), so a quoted pattern (C-unquoted, as attr.c does) and a bracket set are matched here
+ * exactly; without it they make the file inexact.
+ */
+export function parseAttributes(text: string, base: string, allowMacros: boolean, ignoreCase = false, plainPaths = false): AttrFile {
   const file: AttrFile = { lines: [], macros: new Set() };
-  for (const raw of text.split('\n')) {
+  for (const [index, raw] of text.split('\n').entries()) {
     const line = raw.replace(/\r$/, '').replace(/^[ \t]+/, '');
     if (line === '' || line.startsWith('#')) continue;
-    if (line.startsWith('"')) {
+    const quoted = line.startsWith('"') && plainPaths ? unquoteC(line) : null;
+    if (line.startsWith('"') && !plainPaths) {
       file.inexact ??= 'a quoted pattern in .gitattributes';
       continue;
     }
-    const [pattern, ...tokens] = line.split(/[ \t]+/).filter(Boolean);
+    // attr.c takes a pattern it cannot unquote as written, up to the first blank.
+    const [pattern, ...tokens] = quoted ? [quoted.pattern, ...quoted.rest.split(/[ \t]+/).filter(Boolean)] : line.split(/[ \t]+/).filter(Boolean);
     if (pattern === undefined) continue;
     if (pattern.startsWith('[attr]')) {
       // A macro: only honoured at the top level; its expansion is not followed here.
@@ -57,12 +66,12 @@ export function parseAttributes(text: string, base: string, allowMacros: boolean
       const value: AttrValue = token.startsWith('-') ? false : token.startsWith('!') ? undefined : eq < 0 ? true : token.slice(eq + 1);
       assigns.push([name, value]);
     }
-    const matches = patternTest(pattern, base, ignoreCase);
+    const matches = patternTest(pattern, base, ignoreCase, plainPaths);
     if (matches === null) {
       file.inexact ??= `the .gitattributes pattern ${JSON.stringify(pattern)}`;
       continue;
     }
-    file.lines.push({ matches, assigns, text: line });
+    file.lines.push({ matches, assigns, text: line, lineNo: index + 1 });
   }
   return file;
 }
@@ -73,9 +82,11 @@ export function parseAttributes(text: string, base: string, allowMacros: boolean
  * in `/` matches folders only, never a file. Null for a bracket class (left to git). Under
  * core.ignorecase git compares both the folder and the pattern without case (ASCII).
  */
-function patternTest(pattern: string, base: string, ignoreCase: boolean): ((path: string) => boolean) | null {
+function patternTest(pattern: string, base: string, ignoreCase: boolean, plainPaths = false): ((path: string) => boolean) | null {
   if (pattern.endsWith('/')) return () => false;
-  if (pattern.includes('[')) return null;
+  // globMatcher also matches a bracket as written (a pathspec's way, not attr.c's): no matter for a
+  // path that holds none. A POSIX class ([[:alpha:]]) it does not read.
+  if (pattern.includes('[') && (!plainPaths || pattern.includes('[:'))) return null;
   const prefix = base ? `${base}/` : '';
   const inBase = (path: string) => (ignoreCase ? asciiLower(path.slice(0, prefix.length)) === asciiLower(prefix) : path.startsWith(prefix));
   // Matched without a RegExp: a pattern in a clone's .gitattributes may be hostile (glob.ts).
@@ -88,6 +99,27 @@ function patternTest(pattern: string, base: string, ignoreCase: boolean): ((path
   return (path) => inBase(path) && rel.test(path.slice(prefix.length));
 }
 
+
+/** A C-quoted pattern (`"a b" merge=union`) as unquote_c_style reads it, and the text after it; null when it is not one. */
+function unquoteC(line: string): { pattern: string; rest: string } | null {
+  const ESC: Record<string, number> = { a: 7, b: 8, f: 12, n: 10, r: 13, t: 9, v: 11, '\\': 92, '"': 34 };
+  const bytes: number[] = [];
+  for (let i = 1; i < line.length; i++) {
+    const ch = line[i]!;
+    if (ch === '"') return { pattern: Buffer.from(bytes).toString('utf8'), rest: line.slice(i + 1) };
+    if (ch !== '\\') {
+      bytes.push(...Buffer.from(ch, 'utf8'));
+      continue;
+    }
+    const next = line[++i];
+    if (next !== undefined && next in ESC) bytes.push(ESC[next]!);
+    else if (next !== undefined && /^[0-3][0-7]{2}$/.test(line.slice(i, i + 3))) {
+      bytes.push(parseInt(line.slice(i, i + 3), 8));
+      i += 2;
+    } else return null;
+  }
+  return null;
+}
 
 /** The conversion attributes of `path`, or what this reader could not follow. */
 /**

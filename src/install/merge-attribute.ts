@@ -3,11 +3,12 @@
 // reads, in its order; named by init, install-driver and doctor when another line wins.
 import { basename, join } from 'node:path';
 import { CheckpointError } from '../errors.js';
-import { parseAttributes } from '../git/eol-attributes.js';
+import { attributeFilesAbove, parseAttributes } from '../git/eol-attributes.js';
 import { readGitFile } from '../git/git-file.js';
 import { resolveGitDirsSync } from '../git/locate.js';
 import { quoted, shownPath } from '../one-line.js';
-import { linkAt, readProjectText } from '../store/safe-fs.js';
+import { HISTORY_ATTRIBUTES_LINE } from '../protocol/file-names.js';
+import { linkAt, listProjectDir, readProjectText } from '../store/safe-fs.js';
 
 /**
  * A work tree's attributes file (`rel`: .gitattributes, .checkpoints/.gitattributes) as git reads
@@ -29,47 +30,96 @@ export function readAttributesFile(root: string, rel: string): string | null {
   return text;
 }
 
+/** A line that gives checkpoint files another `merge` than checkpoint, and the files it takes. */
+export interface MergeOverride {
+  line: string;
+  merge: string;
+  /** The attributes file it is in, repo-relative (.git/info/attributes for the clone's own). */
+  file: string;
+  /** Its line number there. */
+  lineNo: number;
+  /** The checkpoint files present it takes from the driver (a line for every one: empty). */
+  paths: string[];
+  /** It decides for every checkpoint file / every history file, present or not. */
+  all: boolean;
+  history: boolean;
+}
+
 /**
- * The attributes line that decides a checkpoint file's `merge` attribute when it is not
- * merge=checkpoint, else null: git takes the last line that sets it, reading the top
- * .gitattributes, then .checkpoints/.gitattributes, then .git/info/attributes
- * (`.checkpoints/** merge=union`, `*.json binary`, a macro holding `-merge`, after ours).
+ * The attributes lines that decide a checkpoint file's `merge` attribute when it is not
+ * merge=checkpoint: git takes, for each path, the last line that sets it, reading the top
+ * .gitattributes, then each folder's down to the file's, then .git/info/attributes
+ * (`.checkpoints/** merge=union`, `*.json binary`, a macro holding `-merge`, after ours). Asked
+ * for any checkpoint and history file (a name no project uses) and for each one present, so a
+ * line naming one file (`api.checkpoint.json merge=union`) is found too. In-process: doctor
+ * runs this on every push.
  */
-export function overridingMergeLine(root: string): { line: string; merge: string; file: string } | null {
+export function overridingMergeLines(root: string): MergeOverride[] {
   let infoAttributes: string | null = null;
   try {
     infoAttributes = join(resolveGitDirsSync(root).commonDir, 'info', 'attributes');
   } catch {
     // no git dir: the work tree's files alone
   }
-  const files: [text: string | null | undefined, base: string, file: string][] = [
-    [readQuietly(root, '.gitattributes'), '', '.gitattributes'],
-    [readQuietly(root, '.checkpoints/.gitattributes'), '.checkpoints', '.checkpoints/.gitattributes'],
-    [infoAttributes === null ? null : readGitFile(infoAttributes), '', '.git/info/attributes'],
-  ];
-  // Macros are defined at the top level only ([attr]nomerge -merge).
-  const macros = new Map<string, string>();
-  for (const raw of (files[0]![0] ?? '').split('\n')) {
-    const [head, ...tokens] = raw.trim().split(/\s+/);
-    if (!head?.startsWith('[attr]')) continue;
-    for (const t of tokens) {
-      const effect = mergeEffect(t);
-      if (effect !== null) macros.set(head.slice('[attr]'.length), effect);
+  const info = infoAttributes === null ? null : readGitFile(infoAttributes) ?? null;
+  const parsed = new Map<string, ReturnType<typeof parseAttributes> | null>();
+  const fileAt = (rel: string) => {
+    if (!parsed.has(rel)) {
+      const text = rel === INFO ? info : readQuietly(root, rel);
+      const base = rel === INFO || rel === '.gitattributes' ? '' : rel.slice(0, -'/.gitattributes'.length);
+      parsed.set(rel, text ? parseAttributes(text, base, base === '', false, true) : null);
     }
-  }
-  let last: { line: string; merge: string; file: string } | null = null;
-  for (const [text, base, file] of files) {
-    if (!text) continue;
-    for (const l of parseAttributes(text, base, base === '').lines) {
-      if (!l.matches(SAMPLE_CHECKPOINT)) continue;
-      for (const [name, value] of l.assigns) {
-        const effect = name === 'merge' ? mergeValue(value) : name === 'binary' && value === true ? 'binary' : value === true ? macros.get(name) ?? null : null;
-        if (effect !== null) last = { line: l.text, merge: effect, file };
+    return parsed.get(rel)!;
+  };
+  // Macros are defined at the top level only ([attr]nomerge -merge), and in info/attributes.
+  const macros = new Map<string, string>();
+  for (const text of [readQuietly(root, '.gitattributes'), info]) {
+    for (const raw of (text ?? '').split('\n')) {
+      const [head, ...tokens] = raw.trim().split(/\s+/);
+      if (!head?.startsWith('[attr]')) continue;
+      for (const t of tokens) {
+        const effect = mergeEffect(t);
+        if (effect !== null) macros.set(head.slice('[attr]'.length), effect);
       }
     }
   }
-  return last && last.merge !== 'checkpoint' ? last : null;
+  const found = new Map<string, MergeOverride>();
+  for (const path of [SAMPLE_CHECKPOINT, SAMPLE_HISTORY, ...presentCheckpointFiles(root)]) {
+    let last: Omit<MergeOverride, 'paths' | 'all' | 'history'> | null = null;
+    for (const rel of [...attributeFilesAbove(path), INFO]) {
+      const lines = fileAt(rel)?.lines ?? [];
+      for (const l of lines) {
+        if (!l.matches(path)) continue;
+        for (const [name, value] of l.assigns) {
+          const effect = name === 'merge' ? mergeValue(value) : name === 'binary' && value === true ? 'binary' : value === true ? macros.get(name) ?? null : null;
+          if (effect !== null) last = { line: l.text, merge: effect, file: rel, lineNo: l.lineNo };
+        }
+      }
+    }
+    if (last === null || last.merge === 'checkpoint') continue;
+    const key = `${last.file}\0${last.lineNo}`;
+    const o = found.get(key) ?? { ...last, paths: [], all: false, history: false };
+    found.set(key, o);
+    if (path === SAMPLE_CHECKPOINT) o.all = true;
+    else if (path === SAMPLE_HISTORY) o.history = true;
+    else o.paths.push(path);
+  }
+  return [...found.values()];
 }
+
+/** The files our lines route to the driver that are in the work tree: .checkpoints/*.checkpoint.json, history/*.json. */
+function presentCheckpointFiles(root: string): string[] {
+  const list = (rel: string, suffix: string) => {
+    try {
+      return listProjectDir(root, join(root, rel)).filter((f) => f.endsWith(suffix) && !/[\s"\\[]/.test(f)).map((f) => `${rel}/${f}`);
+    } catch {
+      return []; // a file or link where the folder should be: no checkpoint files in it
+    }
+  };
+  return [...list('.checkpoints', '.checkpoint.json'), ...list('.checkpoints/history', '.json')];
+}
+
+const INFO = '.git/info/attributes';
 
 /** What an attribute token does to `merge` ("merge=union", "-merge", "binary"), or null. */
 function mergeEffect(token: string): string | null {
@@ -92,11 +142,22 @@ function readQuietly(root: string, rel: string): string | null {
   }
 }
 
-/** A checkpoint file's path, to ask which .gitattributes lines apply to them. */
+/** A checkpoint and a history file's path, to ask which .gitattributes lines apply to every one. */
 const SAMPLE_CHECKPOINT = '.checkpoints/skill.checkpoint.json';
+const SAMPLE_HISTORY = '.checkpoints/history/skill.2000-01-01.json';
 
-/** What a later .gitattributes line setting merge for checkpoint files does, and the way out. */
-export function overriddenMessage(o: { line: string; merge: string; file: string }): string {
+/** What a line that gives checkpoint files another merge attribute does, and the way out. */
+export function overriddenMessage(o: MergeOverride): string {
+  const histories = o.history || o.paths.some((p) => p.startsWith('.checkpoints/history/'));
+  const checkpoints = o.all || o.paths.some((p) => !p.startsWith('.checkpoints/history/'));
+  const rest = o.paths.length - 1;
+  const [what, them] =
+    o.all || o.history ? [`${o.all ? 'checkpoint' : 'checkpoint history'} files merge`, 'them']
+    : rest === 0 ? [`${o.paths[0]} merges`, 'it']
+    : [`${o.paths[0]} and ${rest} other checkpoint file${rest === 1 ? '' : 's'} merge`, 'them'];
+  // Later lines win within a file, and a deeper folder's file or info/attributes over the top
+  // one: our lines (in the top .gitattributes) can only be moved below one written there.
   const top = o.file === '.gitattributes';
-  return `${o.file} line ${quoted(o.line)} ${top ? 'comes after the checkpoint line and ' : ''}decides how checkpoint files merge (${o.merge}): git never runs the checkpoint driver on them; remove it${top ? ', or move the checkpoint line below it' : ''}`;
+  const ours = checkpoints && histories ? 'the checkpoint lines' : checkpoints ? 'the checkpoint line' : quoted(HISTORY_ATTRIBUTES_LINE);
+  return `${o.file} line ${o.lineNo} ${quoted(o.line)} ${top ? `comes after ${ours} and ` : ''}decides how ${what} (${o.merge}): git never runs the checkpoint driver on ${them}; remove it${top ? `, or move ${ours} below it` : ''}`;
 }

@@ -168,7 +168,8 @@ describe('a later .gitattributes line that decides how checkpoint files merge (r
     const dir = makeRepo();
     expect(cli(dir, ['init']).code).toBe(0);
     write(dir, '.gitattributes', `${read(dir, '.gitattributes')}.checkpoints/** merge=union\n`);
-    const message = '.gitattributes line ".checkpoints/** merge=union" comes after the checkpoint line and decides how checkpoint files merge (union): git never runs the checkpoint driver on them; remove it, or move the checkpoint line below it';
+    // It takes history files too: both our lines have to move below it.
+    const message = '.gitattributes line 4 ".checkpoints/** merge=union" comes after the checkpoint lines and decides how checkpoint files merge (union): git never runs the checkpoint driver on them; remove it, or move the checkpoint lines below it';
     expect(git(dir, ['check-attr', 'merge', '--', '.checkpoints/api.checkpoint.json'])).toBe('.checkpoints/api.checkpoint.json: merge: union\n');
     expect(cli(dir, ['install-driver']).stdout).toContain(`! ${message}`);
     expect(cli(dir, ['init']).stdout).toContain(`! ${message}`);
@@ -176,14 +177,14 @@ describe('a later .gitattributes line that decides how checkpoint files merge (r
     expect(health).toEqual([expect.objectContaining({ level: 'warning', message })]);
     // `binary` after it turns merging off for them too; a line for other files is no matter.
     write(dir, '.gitattributes', `${read(dir, '.gitattributes').replace('.checkpoints/** merge=union\n', '')}*.json binary\n*.png merge=binary\n`);
-    expect((await runCli(dir, ['doctor'])).stdout).toContain('.gitattributes line "*.json binary" comes after the checkpoint line and decides how checkpoint files merge (binary)');
+    expect((await runCli(dir, ['doctor'])).stdout).toContain('.gitattributes line 4 "*.json binary" comes after the checkpoint lines and decides how checkpoint files merge (binary)');
     write(dir, '.gitattributes', read(dir, '.gitattributes').replace('*.json binary\n', ''));
     expect(cli(dir, ['install-driver']).stdout).toBe('✓ merge driver already installed\n');
     expect((JSON.parse((await runCli(dir, ['doctor', '--json'])).stdout).findings as { check: string }[]).filter((f) => f.check === 'merge_driver')).toEqual([]);
     // The other files git reads attributes from, and a macro (red team, 12-04).
     for (const [file, text, named] of [
-      ['.checkpoints/.gitattributes', '*.json merge=union\n', '.checkpoints/.gitattributes line "*.json merge=union" decides how checkpoint files merge (union)'],
-      ['.git/info/attributes', '*.json merge=union\n', '.git/info/attributes line "*.json merge=union" decides how checkpoint files merge (union)'],
+      ['.checkpoints/.gitattributes', '*.json merge=union\n', '.checkpoints/.gitattributes line 1 "*.json merge=union" decides how checkpoint files merge (union)'],
+      ['.git/info/attributes', '*.json merge=union\n', '.git/info/attributes line 1 "*.json merge=union" decides how checkpoint files merge (union)'],
     ] as const) {
       write(dir, file, text);
       expect((await runCli(dir, ['doctor'])).stdout, file).toContain(named);
@@ -192,7 +193,55 @@ describe('a later .gitattributes line that decides how checkpoint files merge (r
     const top = read(dir, '.gitattributes');
     write(dir, '.gitattributes', `${top}[attr]nomerge -merge\n*.json nomerge\n`);
     expect(git(dir, ['check-attr', 'merge', '--', '.checkpoints/api.checkpoint.json'])).toBe('.checkpoints/api.checkpoint.json: merge: unset\n');
-    expect((await runCli(dir, ['doctor'])).stdout).toContain('.gitattributes line "*.json nomerge" comes after the checkpoint line and decides how checkpoint files merge (binary)');
+    expect((await runCli(dir, ['doctor'])).stdout).toContain('.gitattributes line 6 "*.json nomerge" comes after the checkpoint lines and decides how checkpoint files merge (binary)');
+  });
+});
+
+describe('a line naming one checkpoint file takes it from the driver (red team, 61d-04)', () => {
+  it('doctor, init and install-driver name the file, the line and where it is, as git check-attr reads it', async () => {
+    const dir = repo();
+    expect(cli(dir, ['init']).code).toBe(0);
+    save(dir, cp({ step: 'auth (half done)' }));
+    write(dir, '.checkpoints/web.checkpoint.json', `${JSON.stringify(cp({ skill: 'web', status: 'blocked-ish' }), null, 2)}\n`);
+    write(dir, '.checkpoints/history/api.2026-10-30.json', '{"entries": []}\n');
+    commitAll(dir, 'two skills');
+    const health = async () => (JSON.parse((await runCli(dir, ['doctor', '--json'])).stdout).findings as { check: string; level: string; message: string }[]).filter((f) => f.check === 'merge_driver').map((f) => `${f.level} ${f.message}`);
+    const attr = (path: string) => git(dir, ['check-attr', 'merge', '--', path]).trim().split(': ').at(-1);
+    const cases: [file: string, line: string, path: string, named: string][] = [
+      ['.checkpoints/.gitattributes', 'api.checkpoint.json merge=union', '.checkpoints/api.checkpoint.json',
+        '.checkpoints/.gitattributes line 2 "api.checkpoint.json merge=union" decides how .checkpoints/api.checkpoint.json merges (union): git never runs the checkpoint driver on it; remove it'],
+      ['.gitattributes', '/.checkpoints/web.checkpoint.json -merge', '.checkpoints/web.checkpoint.json',
+        '.gitattributes line 4 "/.checkpoints/web.checkpoint.json -merge" comes after the checkpoint line and decides how .checkpoints/web.checkpoint.json merges (binary): git never runs the checkpoint driver on it; remove it, or move the checkpoint line below it'],
+      // A bracket set and a quoted pattern, which git reads as any other.
+      ['.checkpoints/.gitattributes', 'ap[i].checkpoint.json binary', '.checkpoints/api.checkpoint.json',
+        '.checkpoints/.gitattributes line 2 "ap[i].checkpoint.json binary" decides how .checkpoints/api.checkpoint.json merges (binary)'],
+      ['.checkpoints/.gitattributes', '"w\\145b.checkpoint.json" merge=union', '.checkpoints/web.checkpoint.json',
+        'decides how .checkpoints/web.checkpoint.json merges (union)'],
+      ['.checkpoints/history/.gitattributes', 'api.2026-10-30.json merge=union', '.checkpoints/history/api.2026-10-30.json',
+        '.checkpoints/history/.gitattributes line 2 "api.2026-10-30.json merge=union" decides how .checkpoints/history/api.2026-10-30.json merges (union)'],
+    ];
+    const top = read(dir, '.gitattributes');
+    for (const [file, line, path, named] of cases) {
+      write(dir, file, file === '.gitattributes' ? `${top}${line}\n` : `# kept by hand\n${line}\n`);
+      expect(attr(path), line).not.toBe('checkpoint');
+      const found = await health();
+      expect(found, line).toHaveLength(1);
+      expect(found[0], line).toMatch(/^warning /);
+      expect(found[0], line).toContain(named);
+      expect(cli(dir, ['init']).stdout, line).not.toContain('already set up');
+      const installed = cli(dir, ['install-driver']).stdout;
+      expect(installed, line).toMatch(/^! /m);
+      expect(installed, line).toContain(named);
+      // The way out it gives works: git routes the file to the driver again, and doctor is quiet.
+      if (file === '.gitattributes') write(dir, file, top);
+      else rmSync(join(dir, file));
+      expect(attr(path), line).toBe('checkpoint');
+      expect(await health(), line).toEqual([]);
+    }
+    // A line for a file that is not there, or not a checkpoint, takes nothing.
+    write(dir, '.checkpoints/.gitattributes', 'docs.checkpoint.json merge=union\nREADME.md merge=union\n');
+    expect(await health()).toEqual([]);
+    expect(cli(dir, ['init']).stdout).toContain('is already set up');
   });
 });
 

@@ -1,7 +1,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { checkpointsDir } from '../../store/checkpoints.js';
-import { overriddenMessage, overridingMergeLine } from '../../install/merge-attribute.js';
+import { overriddenMessage, overridingMergeLines } from '../../install/merge-attribute.js';
 import { CHECKPOINTS_GITIGNORE, CHECKPOINTS_README } from '../../store/readme.js';
 import { SCHEMA_FILE, schemaText } from '../../protocol/schema.js';
 import { planDriver } from '../../install/driver.js';
@@ -29,8 +29,7 @@ export async function run(_args: ParsedArgs, ctx: Context): Promise<number> {
   const plans = [planCheckpointsDir(root), ...integrationPlans(root, ctx)];
   const { changes, notes } = applyPlans(plans);
   // Set up, and still never run: a later .gitattributes line decides merges of checkpoint files.
-  const overriding = overridingMergeLine(root);
-  if (overriding) notes.push(overriddenMessage(overriding));
+  notes.push(...overridingMergeLines(root).map(overriddenMessage));
   if (ctx.json) ctx.out.json({ ok: true, root, changes, notes });
   else ctx.out.out(renderSteps(changes, notes, `✓ ${root} is already set up`));
   return 0;

@@ -7,7 +7,7 @@ import { stableBinPath } from '../../install/package-paths.js';
 import type { Context, ParsedArgs } from '../spec.js';
 import { rootOf } from './common.js';
 import { withHint } from '../render/output.js';
-import { overriddenMessage, overridingMergeLine } from '../../install/merge-attribute.js';
+import { overriddenMessage, overridingMergeLines } from '../../install/merge-attribute.js';
 
 /** Set to 1 to make install-driver a no-op (CI, or an npm `prepare` script you want quiet). */
 export const SKIP_ENV = 'CHECKPOINT_SKIP_INSTALL';
@@ -39,8 +39,7 @@ export async function run(args: ParsedArgs, ctx: Context): Promise<number> {
   }
   const { changes, notes } = installed;
   // Installed, and still never run: a later .gitattributes line decides merges of checkpoint files.
-  const overriding = overridingMergeLine(root);
-  if (overriding) notes.push(overriddenMessage(overriding));
+  notes.push(...overridingMergeLines(root).map(overriddenMessage));
   if (ctx.json) ctx.out.json({ ok: true, changes, notes });
   else ctx.out.out(renderSteps(changes, notes, '✓ merge driver already installed'));
   return 0;
