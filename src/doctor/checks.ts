@@ -1,7 +1,7 @@
 // Doctor's checks: each a small function from one checkpoint (or the repo) and the git
 // evidence to findings. None of them runs anything a checkpoint says (done_when included).
-import { existsSync, lstatSync } from 'node:fs';
-import { projectEntry, type ProjectEntry } from '../store/safe-fs.js';
+import { lstatSync } from 'node:fs';
+import { projectEntry, realRoot, type ProjectEntry } from '../store/safe-fs.js';
 import { quoted, shown, shownPath } from '../one-line.js';
 import { basename, isAbsolute, join, normalize, relative, resolve, sep } from 'node:path';
 import { CHECKPOINTS_DIR } from '../store/root.js';
@@ -67,18 +67,48 @@ export function checkSchema(l: Loaded): Finding[] {
   ];
 }
 
-/** A project_dir missing here is normal for a checkout made on another machine. */
-export function checkProjectDir(cp: Checkpoint, root: string, inGitRepo: boolean): Finding[] {
+/**
+ * Where project_dir lies, from the checkout's own path: this checkout, a folder in it, or
+ * elsewhere. Judged by its text alone: a path outside the repository is never looked up, as
+ * generated_files outside it are not. The clone chooses it: opening a share
+ * (\\host\share, //host/share) on Windows connects to that host with the user's
+ * credentials, and even a local look-up would tell a clone (in a CI log) what exists.
+ */
+export type ProjectDirPlace = { kind: 'here' } | { kind: 'inside'; rel: string } | { kind: 'elsewhere'; network: boolean };
+
+/** A UNC share or device path, either slash (`\\host\share`, `//host/share`, `\\?\UNC\…`). */
+const NETWORK_PATH = /^[\\/]{2}/;
+
+export function projectDirPlace(written: string, root: string): ProjectDirPlace {
+  const elsewhere = { kind: 'elsewhere', network: NETWORK_PATH.test(written) } as const;
+  // A Windows path read on POSIX, another machine's home, a NUL no path holds: none of this checkout.
+  if (written.includes('\0') || HOME_PATH.test(written) || (sep === '/' && WINDOWS_ABSOLUTE.test(written))) return elsewhere;
+  // Text only: resolve and relative touch no file (a relative project_dir is read from the top).
+  const abs = resolve(root, written);
+  for (const top of new Set([root, realRoot(root)])) {
+    const rel = relative(top, abs);
+    if (rel === '') return { kind: 'here' };
+    if (!rel.startsWith('..') && !isAbsolute(rel)) return { kind: 'inside', rel: sep === '/' ? rel : rel.split(sep).join('/') };
+  }
+  return elsewhere;
+}
+
+/** A project_dir other than this checkout is normal for a checkout made on another machine. */
+export function checkProjectDir(cp: Checkpoint, root: string, inGitRepo: boolean, exists: Exists = existsIn(root)): Finding[] {
   // A blank or missing project_dir is already an error with its fix: nothing to look for.
-  if (typeof cp.project_dir !== 'string' || !cp.project_dir.trim() || existsSync(cp.project_dir)) return [];
+  if (typeof cp.project_dir !== 'string' || !cp.project_dir.trim()) return [];
+  const place = projectDirPlace(cp.project_dir, root);
+  // A folder of this repository (a monorepo's package) is looked for in it, never through a link out.
+  if (place.kind === 'here' || (place.kind === 'inside' && exists(place.rel))) return [];
+  const dir = shownPath(cp.project_dir);
+  const base = { level: inGitRepo ? 'info' : 'warning', check: 'project_dir', skill: cp.skill, path: 'project_dir' } as const;
+  if (place.kind === 'inside') return [{ ...base, message: `project_dir ${dir} is a folder this checkout does not have (${shown(place.rel)})` }];
+  const network = place.network ? '; a network path, never opened' : '';
   return [{
-    level: inGitRepo ? 'info' : 'warning',
-    check: 'project_dir',
-    skill: cp.skill,
-    path: 'project_dir',
+    ...base,
     message: inGitRepo
-      ? `project_dir ${shownPath(cp.project_dir)} does not exist on this machine (written in another checkout; this one is ${shownPath(root)})`
-      : `project_dir ${shownPath(cp.project_dir)} does not exist and this checkpoint is not in a git repository`,
+      ? `project_dir ${dir} is not this checkout (written in another checkout; this one is ${shownPath(root)})${network}`
+      : `project_dir ${dir} is not this folder (${shownPath(root)}), and this checkpoint is not in a git repository${network}`,
   }];
 }
 

@@ -216,7 +216,7 @@ async function doctor(opts: DoctorOptions): Promise<DoctorReport> {
   const removalsSince = evidence.history && !evidence.shallow ? bareReach(checkpoints, notBefore) : undefined;
   // Every check runs before the work tree's answer is awaited: git reports it meanwhile.
   const perCheckpoint = checkpoints.map((cp, i) => ({
-    before: [...checkProjectDir(cp, opts.root, evidence.history !== null), ...checkStaleness(cp, opts.now)],
+    before: [...checkProjectDir(cp, opts.root, evidence.history !== null, exists), ...checkStaleness(cp, opts.now)],
     files: checkGeneratedFiles(cp, { root: opts.root, evidence, checkpointRel: cpRel(cp), exists, outside: outsideCheckout, inIndex, headFolded, removalsSince, unzoned: unzoned.has(cp.skill) }),
     after: [...checkLandedWork(cp, evidence, relOf(cp.skill)!), ...verified[i]!],
   }));

@@ -27,7 +27,8 @@ export function isNormalAbsolute(p: string): boolean {
 }
 
 const realRoots = new Map<string, string>();
-function realRoot(root: string): string {
+/** The root with its links resolved (once per root): project paths are judged against it. */
+export function realRoot(root: string): string {
   let real = realRoots.get(root);
   if (real === undefined) {
     try {

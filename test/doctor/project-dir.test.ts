@@ -1,7 +1,11 @@
 // Which checkout path a generated_files entry written on another machine names (r14 W4).
-import { describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it } from 'vitest';
 import fc from 'fast-check';
-import { fromProjectDir, generatedTargets, repoRelative } from '../../src/doctor/checks.js';
+import { mkdirSync, symlinkSync } from 'node:fs';
+import { join } from 'node:path';
+import { checkProjectDir, fromProjectDir, generatedTargets, repoRelative } from '../../src/doctor/checks.js';
+import { shownPath } from '../../src/one-line.js';
+import { cleanup, tempDir } from '../helpers/repo.js';
 import type { Checkpoint } from '../../src/protocol/types.js';
 
 const ROOT = '/work/repo';
@@ -97,5 +101,47 @@ describe('an entry written from the folder above the project, its name first (re
     const of = (projectDir: string) => generatedTargets({ project_dir: projectDir, context_primer: { generated_files: ['demo/src/a.ts'] } } as unknown as Checkpoint, ROOT, entries, (rel) => rel === 'src/a.ts').map((t) => t.rel);
     expect(of('/Users/bob/code/demo')).toEqual(['src/a.ts']);
     expect(of('/Users/bob/code/other')).toEqual(['demo/src/a.ts']);
+  });
+});
+
+describe('project_dir is judged by its text: nothing outside the repository is looked up (red team, 61d-06)', () => {
+  const dirs: string[] = [];
+  afterEach(() => dirs.splice(0).forEach(cleanup));
+  const made = () => {
+    const d = tempDir();
+    dirs.push(d);
+    return d;
+  };
+  const check = (projectDir: string, root: string, inGit = true) =>
+    checkProjectDir({ skill: 'api', project_dir: projectDir } as unknown as Checkpoint, root, inGit).map((f) => `${f.level} ${f.message}`);
+
+  it('says the same of a folder elsewhere whether or not it exists, and opens no network path', () => {
+    const root = made();
+    const there = made(); // another checkout on this machine
+    const gone = join(there, 'old clone (moved)');
+    expect(check(there, root)).toEqual([`info project_dir ${there} is not this checkout (written in another checkout; this one is ${root})`]);
+    expect(check(gone, root)).toEqual([`info project_dir ${gone} is not this checkout (written in another checkout; this one is ${root})`]);
+    expect(check(there, root, false)).toEqual([`warning project_dir ${there} is not this folder (${root}), and this checkpoint is not in a git repository`]);
+    // A share, either slash: on Windows opening it would connect to that host with the user's credentials.
+    for (const share of ['\\\\build-box.corp.example\\share\\shop', '//build-box.corp.example/share/shop', '\\\\?\\UNC\\build-box\\s', '/\\build-box\\s']) {
+      expect(check(share, root), share).toEqual([`info project_dir ${shownPath(share)} is not this checkout (written in another checkout; this one is ${root}); a network path, never opened`]);
+    }
+  });
+
+  it('this checkout, written any way, says nothing; a folder of it is looked for inside it only', () => {
+    const root = made();
+    mkdirSync(join(root, 'packages', 'app'), { recursive: true });
+    const outside = made();
+    symlinkSync(outside, join(root, 'packages', 'linked'));
+    for (const same of [root, `${root}/`, '.', `${root}/packages/..`]) expect(check(same, root), same).toEqual([]);
+    expect(check(`${root}/packages/app`, root)).toEqual([]);
+    expect(check('packages/app', root)).toEqual([]);
+    expect(check(`${root}/packages/web`, root)).toEqual([`info project_dir ${root}/packages/web is a folder this checkout does not have (packages/web)`]);
+    // Through a link out of the repository: never followed, so what lies there changes nothing.
+    mkdirSync(join(outside, 'pkg'));
+    expect(check(`${root}/packages/linked/pkg`, root)).toEqual([`info project_dir ${root}/packages/linked/pkg is a folder this checkout does not have (packages/linked/pkg)`]);
+    // Another machine's Windows or home path, read here.
+    expect(check('C:\\Users\\dana\\code\\shop', root)).toEqual([`info project_dir C:\\Users\\dana\\code\\shop is not this checkout (written in another checkout; this one is ${root})`]);
+    expect(check('~/code/shop', root)).toEqual([`info project_dir ~/code/shop is not this checkout (written in another checkout; this one is ${root})`]);
   });
 });
