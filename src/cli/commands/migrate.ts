@@ -9,7 +9,7 @@ import type { JsonValue } from '../../protocol/types.js';
 import type { LiteralTexts } from '../../protocol/json.js';
 import { oneLine, withHint } from '../render/output.js';
 import { keptErrorsText, rootOf } from './common.js';
-import { shownPath } from '../../one-line.js';
+import { shown, shownPath } from '../../one-line.js';
 
 interface FileReport {
   skill: string;
@@ -57,9 +57,12 @@ export async function run(args: ParsedArgs, ctx: Context): Promise<number> {
     }
   }
   // A misnamed file is no skill's, so it is not migrated; named, never counted as "none".
+  const misnamedReports = new Set<FileReport>();
   for (const name of misnamed) {
     const message = misnamedReason(name, 'it is not migrated');
-    reports.push({ skill: misnamedStem(name), file: display(root, join(checkpointsDir(root), name)), changed: false, changes: [], problems: [], kept_errors: [], error: { code: 'E_INVALID', message, hint: null } });
+    const report: FileReport = { skill: misnamedStem(name), file: display(root, join(checkpointsDir(root), name)), changed: false, changes: [], problems: [], kept_errors: [], error: { code: 'E_INVALID', message, hint: null } };
+    reports.push(report);
+    misnamedReports.add(report);
   }
   const failed = reports.filter((r) => r.error || r.problems.length).length;
 
@@ -71,12 +74,15 @@ export async function run(args: ParsedArgs, ctx: Context): Promise<number> {
   if (!reports.length) ctx.out.out('no checkpoints to migrate (.checkpoints/ has none)');
   if (dryRun && reports.length) ctx.out.out(c.dim('dry run: nothing is written'));
   for (const r of reports) {
+    // A misnamed file's name is the clone's text (a newline in it would start a line of ours):
+    // escaped and cut as every command shows it. A skill's file name has nothing to escape.
+    const file = misnamedReports.has(r) ? shown(r.file) : r.file;
     if (r.error) {
-      ctx.out.out(`${c.red('✗')} ${r.file}: ${withHint(r.error.message, r.error.hint)}`);
+      ctx.out.out(`${c.red('✗')} ${file}: ${withHint(r.error.message, r.error.hint)}`);
       continue;
     }
     const mark = r.problems.length ? c.yellow('!') : r.changed ? c.green('✓') : c.dim('·');
-    ctx.out.out(`${mark} ${r.file}: ${r.changed ? (dryRun ? 'would change' : 'changed') : 'nothing to migrate'}`);
+    ctx.out.out(`${mark} ${file}: ${r.changed ? (dryRun ? 'would change' : 'changed') : 'nothing to migrate'}`);
     // Paths and details quote the file's keys and values: one line each.
     for (const ch of r.changes) ctx.out.out(`    ${oneLine(`${ch.path}: ${ch.detail}`)}`);
     for (const p of r.problems) ctx.out.out(`    ${c.yellow('not repaired')} ${oneLine(`${p.path}: ${p.message}`)}`);
