@@ -3,7 +3,7 @@
 // state (HEAD, branch, uncommitted paths, time), keeping context and origin frozen.
 // Invalid or oversized input is refused with the reason and the file stays byte-identical;
 // nothing is ever truncated.
-import { shown, shownPath } from '../../one-line.js';
+import { oneLine, shown, shownPath } from '../../one-line.js';
 import { CheckpointError } from '../../errors.js';
 import {
   CAPSULE_FIELDS,
@@ -264,7 +264,9 @@ async function firstAuto(root: string, skill: string, ctx: Context, state: Await
     return 0;
   }
   const m = capsule.mechanical as Mechanical | undefined;
-  ctx.out.out(`✓ saved a first capsule for ${skill} with mechanical state only (HEAD ${m?.head ?? 'none'}, branch ${m?.branch ?? 'none'}, ${m && !('uncommitted' in m) ? 'unknown' : (m?.uncommitted_count ?? 0)} uncommitted)`);
+  // The branch is the clone's text (a clone checks out the remote's default branch): git allows
+  // U+2028 and bidi controls in its name, so it is shown on one line as the capsule's view shows it.
+  ctx.out.out(`✓ saved a first capsule for ${skill} with mechanical state only (HEAD ${oneLine(String(m?.head ?? 'none'))}, branch ${oneLine(String(m?.branch ?? 'none'))}, ${m && !('uncommitted' in m) ? 'unknown' : (m?.uncommitted_count ?? 0)} uncommitted)`);
   ctx.out.out(`  ${add}`);
   return 0;
 }
@@ -339,7 +341,7 @@ async function runAuto(root: string, skill: string, ctx: Context): Promise<numbe
   const m = capsule?.mechanical as Mechanical | undefined;
   ctx.out.out(
     m
-      ? `✓ refreshed the capsule's mechanical state for ${skill}: HEAD ${m.head ?? 'none'}, branch ${m.branch ?? 'none'}, ${uncommittedText(m)}`
+      ? `✓ refreshed the capsule's mechanical state for ${skill}: HEAD ${oneLine(String(m.head ?? 'none'))}, branch ${oneLine(String(m.branch ?? 'none'))}, ${uncommittedText(m)}`
       : `✓ ${skill}: the capsule is at its size limit; mechanical state omitted`,
   );
   // Claims are filled with placeholders; an origin it lacked is said as what was recorded (not this HEAD, unless it held no claim).

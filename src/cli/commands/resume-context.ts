@@ -354,7 +354,8 @@ function textBlocks(v: View, now: Date): Block[] {
       tier: 0,
       head: [
         `saved:       ${blank ? 'no claims yet, only placeholders pause --auto wrote at ' : ''}${savedShown(o.saved_at)} (${relativeTime(o.saved_at, now)})${o.root !== v.root ? `  in ${oneLine(String(o.root))}, NOT this directory (${oneLine(v.root)})` : ''}`,
-        `origin HEAD: ${o.head === null || o.head === undefined ? (String(o.saved_at).startsWith(NOT_RECORDED) ? 'not recorded' : 'none') : headShown(o.head)}   current HEAD: ${v.current.head ?? 'none'}${v.current.branch ? ` (${v.current.branch})` : ''}   ${verdict}`,
+        // The branch is the clone's text (git allows U+2028 in a name): one line, as the mechanical state shows it.
+        `origin HEAD: ${o.head === null || o.head === undefined ? (String(o.saved_at).startsWith(NOT_RECORDED) ? 'not recorded' : 'none') : headShown(o.head)}   current HEAD: ${v.current.head ?? 'none'}${v.current.branch ? ` (${oneLine(v.current.branch)})` : ''}   ${verdict}`,
         '',
       ],
     },
