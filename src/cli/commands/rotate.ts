@@ -1,5 +1,5 @@
 import { CheckpointError, isCheckpointError } from '../../errors.js';
-import { shown } from '../../one-line.js';
+import { oneLine, shown } from '../../one-line.js';
 import { listSkills, requireCheckpoint } from '../../store/checkpoints.js';
 import { readConfig } from '../../store/config.js';
 import { rotateSkill, type RotateReport } from '../../store/rotate.js';
@@ -75,7 +75,8 @@ export async function run(args: ParsedArgs, ctx: Context): Promise<number> {
     ctx.out.out(`${c.green('✓')} ${r.skill}: ${what}; ${r.file} ${r.bytes_before} → ${r.bytes_after} bytes (${sizeChange(r, dryRun)})`);
     for (const l of r.logs) {
       const again = l.already_in_history ? `, ${l.already_in_history} already in history dropped` : '';
-      ctx.out.out(`    ${l.path}: ${l.total} → ${l.kept} kept, ${l.moved} ${dryRun ? 'to move' : 'moved'}${again}`);
+      // The log's keys are the checkpoint's (a clone's) text: a newline or U+2028 in one never starts a line.
+      ctx.out.out(`    ${oneLine(l.path)}: ${l.total} → ${l.kept} kept, ${l.moved} ${dryRun ? 'to move' : 'moved'}${again}`);
     }
     noteReplacedLink(ctx, r.file, r.replaced_link);
   }
