@@ -192,6 +192,40 @@ export function notAFile(rel: string, entry: ProjectEntry): string | null {
   return entry.link === rel ? `is ${out}` : `is reached through ${shownPath(entry.link)}, ${out}`;
 }
 
+/** Why an entry names nothing a session may read in the repository (outOfRepo). */
+export interface OutOfRepo {
+  /** The path judged: as written for one outside, repo-relative for a link out (or what lies through one) or a FIFO. */
+  file: string;
+  kind: 'outside' | 'symlink-out' | 'not-a-file';
+  /** In a reader's words: "outside the repository", "a symlink out of the repository", "a FIFO, not a plain file". */
+  note: string;
+}
+
+/**
+ * What an entry's target is when it leads out of the repository or to no plain file, as the
+ * generated_files check notes it ("names a path outside the repository", notAFile), or null: a
+ * file in the repository, missing or not, the repository itself, or a note. A pattern is one
+ * when every alternative lies outside, or it matches only such things. From the work tree alone
+ * (lstat, no read through a link out, no history).
+ */
+export function outOfRepo(t: GeneratedTarget, root: string, exists: Exists): OutOfRepo | null {
+  const outside = (file: string): OutOfRepo => ({ file, kind: 'outside', note: 'outside the repository' });
+  const odd = (rel: string, entry: ProjectEntry): OutOfRepo | null => {
+    if (entry.kind === 'special') return { file: rel, kind: 'not-a-file', note: `${entry.what}, not a plain file` };
+    if (entry.kind !== 'link-out') return null;
+    return { file: rel, kind: 'symlink-out', note: entry.link === rel ? 'a symlink out of the repository' : `reached through ${entry.link}, a symlink out of the repository` };
+  };
+  const { target } = t;
+  if (target.kind === 'note') return null;
+  if (target.kind === 'pattern') {
+    if (!target.alternatives.some((a) => repoRelative(root, a) !== null)) return outside(target.text);
+    const found = resolvePattern(root, target.alternatives, exists);
+    return found.matches.length || found.odd === null ? null : odd(found.odd.path, found.odd.entry);
+  }
+  if (t.rel === null) return resolve(root, target.path) === resolve(root) ? null : outside(target.path);
+  return odd(t.rel, (exists.at ?? ((r: string) => projectEntry(root, r)))(t.rel));
+}
+
 const DOT_SEGMENT = /(?:^|[\\/])\.\.?(?:[\\/]|$)|[\\/]{2}/;
 const HOME_PATH = /^~(?:[\\/]|$)/;
 

@@ -1,9 +1,10 @@
 // resume's "Files for this step" marks each listed file git shows renamed or deleted since the
 // checkpoint, with the commit doctor names for it, in text and --json (red team 51, B12).
-import { readFileSync, rmSync } from 'node:fs';
+import { spawnSync } from 'node:child_process';
+import { mkdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { assertBuilt, cleanup, cli, commitAll, git, makeRepo, write } from '../helpers/repo.js';
+import { assertBuilt, cleanup, cli, commitAll, git, makeRepo, tempDir, write } from '../helpers/repo.js';
 import { runCli } from '../helpers/in-process.js';
 
 const dirs: string[] = [];
@@ -139,6 +140,80 @@ describe('which files are "for this step" (red team 12-07)', () => {
     expect(json.files).toHaveLength(12);
     expect(json.files_gone.map((g: { path: string }) => g.path)).toEqual(['context_primer.generated_files[14]']);
     expect(json.files_left_out).toBe(3);
+  });
+});
+
+describe('a listed file that leads out of the repository (red team 12-07)', () => {
+  /** A clone's checkpoint listing, beside its own files, committed links out and paths outside. */
+  function hostile(files: string[]): string {
+    const dir = makeRepo();
+    dirs.push(dir);
+    const home = tempDir('cp-home-');
+    writeFileSync(join(home, 'secret.txt'), 'token-123\n');
+    mkdirSync(join(home, 'keys'));
+    writeFileSync(join(home, 'keys/deploy.md'), 'key\n');
+    write(dir, 'src/auth.ts', 'export const auth = 1;\n');
+    mkdirSync(join(dir, 'docs'));
+    symlinkSync(join(home, 'secret.txt'), join(dir, 'docs/notes.md'));
+    symlinkSync('/etc/passwd', join(dir, 'docs/spec.md'));
+    symlinkSync(join(home, 'keys'), join(dir, 'vendor'));
+    // Never committed (git holds no FIFO), but a read of it would hang the session.
+    expect(spawnSync('mkfifo', [join(dir, 'docs/pipe.md')]).status).toBe(0);
+    write(dir, '.checkpoints/api.checkpoint.json', `${JSON.stringify({
+      protocol_version: '1.1', skill: 'api', project: 'shop', project_dir: '.', created_at: ago(30), updated_at: ago(20),
+      phase: 'build', step: 'auth', status: 'in_progress', progress_summary: 'Login done; 8.0/10 on the rubric.',
+      context_primer: { key_decisions: [], generated_files: files }, next_actions: ['Wire the session store'],
+    }, null, 2)}\n`);
+    commitAll(dir, 'checkpoint: api', ago(19));
+    return dir;
+  }
+
+  it('is marked not read in text, and in --json named in files_not_read with why, never in files', async () => {
+    const files = ['docs/notes.md', 'docs/spec.md (auth spec)', 'vendor/deploy.md', '~/.ssh/id_rsa', 'src/auth.ts, ../../etc/shadow', 'docs/pipe.md', 'src/auth.ts', 'gone.md'];
+    const dir = hostile(files);
+    const text = await runCli(dir, ['resume', 'api']);
+    expect(text.code, text.stderr).toBe(0);
+    expect(text.stdout.slice(text.stdout.indexOf('Files for this step:'))).toBe([
+      'Files for this step:',
+      '  docs/notes.md — a symlink out of the repository, not read',
+      '  docs/spec.md (auth spec) — docs/spec.md a symlink out of the repository, not read',
+      '  vendor/deploy.md — reached through vendor, a symlink out of the repository, not read',
+      '  ~/.ssh/id_rsa — outside the repository, not read',
+      '  src/auth.ts, ../../etc/shadow — ../../etc/shadow outside the repository, not read',
+      '  docs/pipe.md — a FIFO, not a plain file, not read',
+      '  src/auth.ts',
+      '  gone.md — missing',
+      '  (marked: not where the checkpoint says; update generated_files, `checkpoint doctor` has the details)',
+      '  (marked not read: it leads out of the repository or is no plain file, so it is not a file to load; `checkpoint doctor` has the details)',
+      '',
+    ].join('\n'));
+    expect(text.stdout).not.toContain('token-123');
+
+    const json = JSON.parse((await runCli(dir, ['resume', 'api', '--json'])).stdout);
+    expect(json.files).toEqual(['src/auth.ts', 'gone.md']);
+    expect(json.files_not_read).toEqual([
+      { path: 'context_primer.generated_files[0]', entry: files[0], file: 'docs/notes.md', kind: 'symlink-out', note: 'a symlink out of the repository' },
+      { path: 'context_primer.generated_files[1]', entry: files[1], file: 'docs/spec.md', kind: 'symlink-out', note: 'a symlink out of the repository' },
+      { path: 'context_primer.generated_files[2]', entry: files[2], file: 'vendor/deploy.md', kind: 'symlink-out', note: 'reached through vendor, a symlink out of the repository' },
+      { path: 'context_primer.generated_files[3]', entry: files[3], file: '~/.ssh/id_rsa', kind: 'outside', note: 'outside the repository' },
+      { path: 'context_primer.generated_files[4]', entry: files[4], file: '../../etc/shadow', kind: 'outside', note: 'outside the repository' },
+      { path: 'context_primer.generated_files[5]', entry: files[5], file: 'docs/pipe.md', kind: 'not-a-file', note: 'a FIFO, not a plain file' },
+    ]);
+  });
+
+  it('is listed first, within the cap of 12 and past it, as a file gone is', async () => {
+    const names = Array.from({ length: 13 }, (_, i) => `src/auth${String(i + 1).padStart(2, '0')}.ts (auth)`);
+    const dir = hostile([...names, 'docs/notes.md (auth notes)']);
+    for (let i = 1; i <= 13; i++) write(dir, `src/auth${String(i).padStart(2, '0')}.ts`, 'x\n');
+    commitAll(dir, 'auth files', ago(18));
+    const out = (await runCli(dir, ['resume', 'api'])).stdout;
+    const listed = out.slice(out.indexOf('Files for this step:')).split('\n').slice(1).filter((l) => l.startsWith('  '));
+    expect(listed[11]).toBe('  docs/notes.md (auth notes) — docs/notes.md a symlink out of the repository, not read');
+    expect(listed.at(-1)).toBe('  … and 2 more: checkpoint show api');
+    const json = JSON.parse((await runCli(dir, ['resume', 'api', '--json'])).stdout);
+    expect(json.files).toHaveLength(11);
+    expect(json.files_not_read.map((o: { path: string }) => o.path)).toEqual(['context_primer.generated_files[13]']);
+    expect(json.files_left_out).toBe(2);
   });
 });
 

@@ -15,6 +15,7 @@ import { placeholder, shellQuote } from '../../shell-words.js';
 import { handRepair } from '../../protocol/repairable.js';
 import { CHECKPOINT_STATUSES } from '../../protocol/shapes.generated.js';
 import type { GoneFile } from '../../read/gone-files.js';
+import type { OutsideFile } from '../../read/outside-files.js';
 import { listEntries, type ListEntry } from '../../protocol/field-places.js';
 
 export const RESUME_MAX_BYTES = 16 * 1024;
@@ -119,11 +120,13 @@ export async function run(args: ParsedArgs, ctx: Context): Promise<number> {
   // work in progress: the briefing is shown, and the exit says to ask.
   const ask = needsUser(top!) || userDecisionBlockers(top!.checkpoint).length > 0;
   // The files it lists, matched as meant (rows as ranking reads them: "Done" is complete), each
-  // marked when doctor finds it renamed or deleted (one doctor run over this checkpoint alone).
+  // marked when doctor finds it renamed or deleted (one doctor run over this checkpoint alone),
+  // or leading out of the repository (never a file to load: the protocol loads what is listed).
   const listed = listedFiles(top!.meant);
   const gone = listed.length ? await filesGone({ root, now: ctx.now, skill: top!.skill, engine: engineArg(args) }, agenda.historyError === null ? ctx.out.err : null) : [];
-  const { files, more } = relevantFiles(top!.meant, listed, gone);
-  const orientation = orient(top!, ctx.now, needsUser(top!), files, more, gone);
+  const outside = listed.length ? (await import('../../read/outside-files.js')).outsideFiles(top!.meant, root) : [];
+  const { files, more } = relevantFiles(top!.meant, listed, gone, outside);
+  const orientation = orient(top!, ctx.now, needsUser(top!), files, more, gone, outside);
   // Left out of the ranking but named where the session reads, not on stderr alone.
   const repairLines = unreadable.length ? needsRepairLines(agenda) : [];
   if (repairLines.length) orientation.blocks.push({ name: 'checkpoints needing repair', tier: 0, head: ['', ...repairLines.map((l) => q(l))] });
@@ -153,7 +156,7 @@ export function fittedJson(data: Record<string, unknown>, maxBytes: number, skil
   const everything = skill ? `checkpoint show ${skill}` : 'checkpoint status --json';
   const upcoming = Array.isArray(data.next_actions) ? data.next_actions.slice(0, 1) : [];
   // Least needed first; a part left out is given back when a later one made room enough.
-  const parts = ([['key_decisions', []], ['files', []], ['files_gone', []], ['others_in_progress', []], ['next_actions', upcoming], ['progress_summary', null], ['candidates', []]] as const).filter(([key]) => key in data);
+  const parts = ([['key_decisions', []], ['files', []], ['files_gone', []], ['files_not_read', []], ['others_in_progress', []], ['next_actions', upcoming], ['progress_summary', null], ['candidates', []]] as const).filter(([key]) => key in data);
   const without = (left: ReadonlySet<string>) => ({ ...data, ...Object.fromEntries(parts.filter(([key]) => left.has(key))), left_out: parts.map(([key]) => key).filter((key) => left.has(key)), everything });
   const left = new Set<string>();
   for (const [key] of parts) {
@@ -199,11 +202,11 @@ const nameWords = (t: string) => t.toLowerCase().replace(/[\s_-]+/g, '-');
 /**
  * The listed files that name the current step, phase or in-progress row as a whole word (a row
  * "rate" names src/rate.ts, not scripts/migrate.sh), with every file doctor finds gone (a rename
- * the session must know of), in listed order; all of them if none do. At most MAX_FILES, but
- * every gone one (doctor warns of each): they come first within the cap and past it. `more`: how
- * many of them the cap left out.
+ * the session must know of) or leading out of the repository (marked, never one to load), in
+ * listed order; all of them if none do. At most MAX_FILES, but every marked one: they come first
+ * within the cap and past it. `more`: how many of them the cap left out.
  */
-function relevantFiles(cp: Checkpoint, files: readonly ListedFile[], gone: readonly GoneFile[]): { files: ListedFile[]; more: number } {
+function relevantFiles(cp: Checkpoint, files: readonly ListedFile[], gone: readonly GoneFile[], outside: readonly OutsideFile[]): { files: ListedFile[]; more: number } {
   const rows = (Array.isArray(cp.progress_table) ? cp.progress_table : []).filter((r) => r.status === 'in_progress').map((r) => r.id);
   const tokens = [cp.step, cp.phase, ...rows].filter((t): t is string => typeof t === 'string' && t.trim().length > 2).map(nameWords);
   const names = (entry: string) => {
@@ -216,11 +219,11 @@ function relevantFiles(cp: Checkpoint, files: readonly ListedFile[], gone: reado
       return false;
     });
   };
-  const isGone = (f: ListedFile) => gone.some((g) => g.path === f.path);
+  const marked = (f: ListedFile) => gone.some((g) => g.path === f.path) || outside.some((o) => o.path === f.path);
   const hits = files.filter((f) => names(f.entry));
-  const pool = hits.length ? files.filter((f) => hits.includes(f) || isGone(f)) : [...files];
-  const goneOnes = pool.filter(isGone);
-  const kept = new Set([...goneOnes, ...pool.filter((f) => !isGone(f)).slice(0, Math.max(0, MAX_FILES - goneOnes.length))]);
+  const pool = hits.length ? files.filter((f) => hits.includes(f) || marked(f)) : [...files];
+  const markedOnes = pool.filter(marked);
+  const kept = new Set([...markedOnes, ...pool.filter((f) => !marked(f)).slice(0, Math.max(0, MAX_FILES - markedOnes.length))]);
   return { files: pool.filter((f) => kept.has(f)), more: pool.length - kept.size };
 }
 
@@ -238,13 +241,21 @@ async function filesGone(opts: { root: string; now: Date; skill: string; engine:
   }
 }
 
-/** What resume says after a listed file doctor finds gone: " — renamed to src/b.ts in 1b5f3ba", naming the file when the entry is more than it. */
-function goneMark(f: ListedFile, gone: readonly GoneFile[]): string {
-  const own = gone.filter((g) => g.path === f.path);
-  return own.length ? ` — ${own.map((g) => `${g.file === f.entry.trim() ? '' : `${g.file} `}${g.note}`).join('; ')}` : '';
+/**
+ * What resume says after a listed file doctor finds gone or leading out of the repository:
+ * " — renamed to src/b.ts in 1b5f3ba", " — a symlink out of the repository, not read", naming the
+ * file when the entry is more than it.
+ */
+function fileMark(f: ListedFile, gone: readonly GoneFile[], outside: readonly OutsideFile[]): string {
+  const named = (file: string) => (file === f.entry.trim() ? '' : `${file} `);
+  const marks = [
+    ...gone.filter((g) => g.path === f.path).map((g) => `${named(g.file)}${g.note}`),
+    ...outside.filter((o) => o.path === f.path).map((o) => `${named(o.file)}${o.note}, not read`),
+  ];
+  return marks.length ? ` — ${marks.join('; ')}` : '';
 }
 
-function orient(item: AgendaItem, now: Date, ask: boolean, files: readonly ListedFile[], moreFiles: number, gone: readonly GoneFile[]) {
+function orient(item: AgendaItem, now: Date, ask: boolean, files: readonly ListedFile[], moreFiles: number, gone: readonly GoneFile[], outside: readonly OutsideFile[]) {
   const cp = item.checkpoint;
   const rec = recommend(item);
   const decisions = userDecisionBlockers(cp);
@@ -285,14 +296,16 @@ function orient(item: AgendaItem, now: Date, ask: boolean, files: readonly Liste
   if (verify) blocks.push({ name: 'landed blockers', tier: 1, head: ['', `VERIFY BEFORE WORKING: ${verify}.`] });
   if (keyDecisions.length) blocks.push({ name: 'key decisions', tier: 4, head: ['', 'Key decisions:'], items: keyDecisions.map((d) => `  - ${q(d)}`) });
   const shownGone = gone.filter((g) => files.some((f) => f.path === g.path));
+  const notRead = outside.filter((o) => files.some((f) => f.path === o.path));
   if (files.length) {
     blocks.push({
       name: 'files',
       tier: 4,
       head: ['', 'Files for this step:'],
       items: [
-        ...files.map((f) => `  ${q(f.entry)}${q(goneMark(f, gone))}`),
+        ...files.map((f) => `  ${q(f.entry)}${q(fileMark(f, gone, outside))}`),
         ...(shownGone.length ? ['  (marked: not where the checkpoint says; update generated_files, `checkpoint doctor` has the details)'] : []),
+        ...(notRead.length ? ['  (marked not read: it leads out of the repository or is no plain file, so it is not a file to load; `checkpoint doctor` has the details)'] : []),
         ...(moreFiles ? [`  … and ${moreFiles} more: checkpoint show ${item.skill}`] : []),
       ],
     });
@@ -311,8 +324,10 @@ function orient(item: AgendaItem, now: Date, ask: boolean, files: readonly Liste
       next: rec,
       next_actions: upcoming,
       key_decisions: keyDecisions,
-      files: files.map((f) => f.entry),
+      // One leading out of the repository is no file to load: named in files_not_read, with why, instead.
+      files: files.filter((f) => !notRead.some((o) => o.path === f.path)).map((f) => f.entry),
       ...(shownGone.length ? { files_gone: shownGone.map(({ path, ...g }) => ({ path, entry: files.find((f) => f.path === path)!.entry, ...g })) } : {}),
+      ...(notRead.length ? { files_not_read: notRead.map(({ path, ...o }) => ({ path, entry: files.find((f) => f.path === path)!.entry, ...o })) } : {}),
       ...(moreFiles ? { files_left_out: moreFiles } : {}),
       user_decisions: decisions,
       ...(verify ? { verify_blockers: verify } : {}),
