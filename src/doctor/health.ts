@@ -14,6 +14,7 @@ import { isOurDriverCommand } from '../install/driver-command.js';
 import { shown, shownPath } from '../one-line.js';
 import type { Finding } from './types.js';
 import { ATTRIBUTES_LINE } from '../protocol/file-names.js';
+import { CHECKPOINTS_DIR } from '../store/root.js';
 import { isCheckpointError } from '../errors.js';
 import { listProjectDir } from '../store/safe-fs.js';
 import { outsideCheckoutText } from '../git/outside-checkout-text.js';
@@ -164,6 +165,11 @@ export async function checkRepoHealth(root: string, inGitRepo: boolean): Promise
   if (!declared && driver) {
     // install-driver writes nothing into a sparse checkout's missing .gitattributes: bring it in first.
     const lacks = `.gitattributes lacks "${ATTRIBUTES_LINE}"${outside ? ' (it is outside this sparse checkout: git sparse-checkout add /.gitattributes first)' : ''}`;
+    // A branch with no checkpoints (gh-pages, an old release) has nothing to route: a note, not a
+    // warning on every push from it, and no advice to commit a .gitattributes line there.
+    if (!lstatSync(join(root, CHECKPOINTS_DIR), { throwIfNoEntry: false })) {
+      return [{ ...base, level: 'info', message: `merge.checkpoint.driver is set, but this branch has no ${CHECKPOINTS_DIR}/ folder, so nothing is routed to it here` }];
+    }
     return [{ ...base, level: 'warning', message: theirs
       ? `merge.checkpoint.driver is ${whose} (${shown(driver)}), not checkpoint's, and never runs for checkpoints: ${lacks}; run \`checkpoint install-driver\` to add it (it keeps that driver), or, ${switchToOurs}`
       : `merge.checkpoint.driver is configured but ${lacks}; run \`checkpoint install-driver\`` }];

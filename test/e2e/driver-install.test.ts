@@ -400,10 +400,32 @@ describe('install-driver and uninstall-driver beside what the user set', () => {
     }
   });
 
+  it('on a branch with no .checkpoints/ folder (gh-pages, an old release) a driver without the attributes line is a note, not a warning on every push', async () => {
+    const dir = repo();
+    const health = async () => (JSON.parse((await runCli(dir, ['doctor', '--json'])).stdout).findings as { check: string; level: string; message: string }[]).filter((f) => f.check === 'merge_driver');
+    expect(cli(dir, ['install-driver']).code).toBe(0);
+    commitAll(dir, 'route checkpoints');
+    git(dir, ['checkout', '-q', '--orphan', 'gh-pages']);
+    git(dir, ['rm', '-rq', '--cached', '.']);
+    rmSync(join(dir, '.checkpoints'), { recursive: true, force: true });
+    rmSync(join(dir, '.gitattributes'));
+    write(dir, 'index.html', '<h1>docs</h1>\n');
+    commitAll(dir, 'site');
+    expect((await health())).toEqual([expect.objectContaining({ level: 'info', message: 'merge.checkpoint.driver is set, but this branch has no .checkpoints/ folder, so nothing is routed to it here' })]);
+    const r = await runCli(dir, ['doctor', '--fail-on-warnings']);
+    expect(r.code, r.stdout).toBe(0);
+    // Back on a branch with checkpoints, the same missing line is a warning again.
+    git(dir, ['checkout', '-q', 'main']);
+    rmSync(join(dir, '.gitattributes'));
+    write(dir, '.checkpoints/api.checkpoint.json', '{"protocol_version": "1.1", "skill": "api", "status": "in-progress"}\n');
+    expect((await health())).toEqual([expect.objectContaining({ level: 'warning' })]);
+  });
+
   it('doctor does not take a history/ line alone or a commented-out line for routing checkpoints; install-driver adds what is missing', async () => {
     const dir = repo();
     const health = async () => (JSON.parse((await runCli(dir, ['doctor', '--json'])).stdout).findings as { check: string; level: string; message: string }[]).filter((f) => f.check === 'merge_driver');
     expect(cli(dir, ['install-driver']).code).toBe(0);
+    mkdirSync(join(dir, '.checkpoints'));
     for (const attrs of ['.checkpoints/history/*.json merge=checkpoint\n', `#${THEIR_LINE}\n# ${THEIR_LINE}\n`]) {
       write(dir, '.gitattributes', attrs);
       expect(git(dir, ['check-attr', 'merge', '.checkpoints/api.checkpoint.json'])).toBe('.checkpoints/api.checkpoint.json: merge: unspecified\n');
