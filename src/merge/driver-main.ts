@@ -15,7 +15,7 @@ import { attributeMarkerSize, mergesBasesAt } from './bases-marker-size.js';
 import { readProjectText } from '../store/safe-fs.js';
 import { MAX_CONFIG_BYTES, unknownConfigKeys } from '../store/config-limits.js';
 import { runGitSync } from '../git/git-sync.js';
-import { REBASE_SIDES, rebaseInProgress } from '../git/rebasing.js';
+import { REBASE_SIDES, replayConflict } from '../git/rebasing.js';
 import { oneLine, quoted } from '../one-line.js';
 
 const fs = process.getBuiltinModule('node:fs');
@@ -166,8 +166,9 @@ function mergeFiles(args: string[]): number {
   if (result.status === 'unparseable' && !checkpointNamed(repoPath)) return lineMerge(oursPath, basePath, theirsPath, markerSize, repoPath) === 0 ? 0 : 1;
   const report = driverReport(repoPath, result.messages);
   if (report !== undefined) say(report);
-  // Left conflicted in a rebase: which side is whose, the reverse of a merge's (red team 12-07).
-  if (result.status !== 'clean' && rebaseInProgress(process.cwd())) say(`checkpoint: ${REBASE_SIDES}`);
+  // Left conflicted by a rebase's replay: which side is whose, the reverse of a merge's (red team
+  // 12-07); not a --rebase-merges merge step, nor a cherry-pick or stash pop at a stopped rebase.
+  if (result.status !== 'clean' && replayConflict(process.cwd(), repoPath, bytes.theirs)) say(`checkpoint: ${REBASE_SIDES}`);
   if (result.status === 'unparseable') {
     lineMerge(oursPath, basePath, theirsPath, markerSize, repoPath);
     return 1;

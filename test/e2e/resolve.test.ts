@@ -3,7 +3,7 @@
 // (exit 1) whenever the result still conflicts or is invalid. Real git, the built binary.
 import { execFileSync } from 'node:child_process';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { cpSync, mkdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
+import { cpSync, existsSync, mkdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { assertBuilt, cleanup, cli, commitAll, errorLine, git, gitTry, makeRepo, read, tempDir, write, initialized } from '../helpers/repo.js';
 import { runCli } from '../helpers/in-process.js';
@@ -720,6 +720,98 @@ describe('a conflict left in a rebase (red team 12-07)', () => {
     const m = await runCli(dir, ['resolve']);
     expect(m.stderr).not.toContain('rebasing');
     expect(JSON.parse((await runCli(dir, ['resolve', '--json'])).stdout).rebasing).toBeUndefined();
+  });
+
+  /** Whether the driver's output, `resolve` and `resolve --json` all give the rebase note (true) or none of them (false). */
+  async function noted(dir: string, gitOutput: string): Promise<boolean[]> {
+    const r = await runCli(dir, ['resolve']);
+    const json = JSON.parse((await runCli(dir, ['resolve', '--json'])).stdout);
+    return [gitOutput.includes(REBASING), r.stderr.includes(REBASING), json.rebasing === true];
+  }
+
+  it('a --rebase-merges merge step is no replay: ours is the rebuilt branch, so no note; its picks still get one', async () => {
+    const dir = diverged();
+    // session merged a topic (phase "review (topic)") and kept its own "deploy" by hand.
+    git(dir, ['checkout', '-q', '-b', 'topic', 'session~1']);
+    save(dir, cp({ phase: 'review (topic)' }));
+    commitAll(dir, 'topic work');
+    git(dir, ['checkout', '-q', 'session']);
+    expect(gitTry(dir, ['merge', '--no-edit', 'topic']).status).not.toBe(0);
+    save(dir, cp({ phase: 'deploy' }));
+    git(dir, ['add', FILE]);
+    git(dir, ['commit', '-q', '--no-edit']);
+    // An upstream that touched no checkpoint: the picks replay cleanly, the merge step conflicts.
+    git(dir, ['checkout', '-q', '-b', 'notes', 'main~1']);
+    write(dir, 'NOTES.txt', 'upstream notes\n');
+    commitAll(dir, 'upstream notes');
+    git(dir, ['checkout', '-q', 'session']);
+    const rebase = gitTry(dir, ['rebase', '--rebase-merges', 'notes']);
+    expect(rebase.status).not.toBe(0);
+    expect(read(dir, '.git/rebase-merge/done').trim().split('\n').at(-1)).toMatch(/^merge /);
+    expect(rebase.stderr + rebase.stdout).toContain('conflict at phase: ours "deploy" vs theirs "review (topic)"');
+    expect(await noted(dir, rebase.stderr + rebase.stdout)).toEqual([false, false, false]);
+    git(dir, ['rebase', '--abort']);
+    // Onto main (phase "test"), a pick of the same kind of rebase conflicts first: a replay, noted.
+    const picks = gitTry(dir, ['rebase', '--rebase-merges', 'main']);
+    expect(read(dir, '.git/rebase-merge/done').trim().split('\n').at(-1)).toMatch(/^pick /);
+    expect(await noted(dir, picks.stderr + picks.stdout)).toEqual([true, true, true]);
+  });
+
+  it('a cherry-pick, revert or stash pop at a stopped rebase merges into the user\'s own HEAD: no note', async () => {
+    const dir = diverged();
+    git(dir, ['checkout', '-q', '-b', 'picked', 'main~1']);
+    save(dir, cp({ phase: 'picked (from ops)' }));
+    commitAll(dir, 'ops session');
+    // A linear line of the user's own, stopped at `edit` on its first commit (phase "mine").
+    git(dir, ['checkout', '-q', '-b', 'mine', 'main']);
+    save(dir, cp({ phase: 'mine' }));
+    commitAll(dir, 'mine');
+    write(dir, 'NOTES.txt', 'x\n');
+    commitAll(dir, 'notes');
+    git(dir, ['rebase', '-i', 'main'], { GIT_SEQUENCE_EDITOR: 'sed -i -e "1s/^pick/edit/"' });
+    expect(git(dir, ['log', '-1', '--format=%s'])).toBe('mine\n');
+    const pick = gitTry(dir, ['cherry-pick', 'picked']);
+    expect(pick.stderr + pick.stdout).toContain('conflict at phase: ours "mine" vs theirs "picked (from ops)"');
+    expect(await noted(dir, pick.stderr + pick.stdout)).toEqual([false, false, false]);
+    git(dir, ['cherry-pick', '--abort']);
+    // A revert of upstream's phase change, at the same stop.
+    const revert = gitTry(dir, ['revert', '--no-edit', 'main']);
+    expect(revert.stderr + revert.stdout).toContain('conflict at phase');
+    expect(await noted(dir, revert.stderr + revert.stdout)).toEqual([false, false, false]);
+    git(dir, ['revert', '--abort']);
+    // A stash pop leaves no *_HEAD file: at an edit stop git's `amend` file says the rebase is stopped.
+    save(dir, cp({ phase: 'stashed edit' }));
+    git(dir, ['stash', '-q']);
+    save(dir, cp({ phase: 'edited at the stop' }));
+    git(dir, ['commit', '-q', '--amend', '--no-edit', '-a']);
+    const pop = gitTry(dir, ['stash', 'pop']);
+    expect(pop.stderr + pop.stdout).toContain('conflict at phase');
+    expect(await noted(dir, pop.stderr + pop.stdout)).toEqual([false, false, false]);
+  });
+
+  it('a stash popped after settling a replay\'s conflict, before --continue, is told by its content: no note', async () => {
+    const dir = diverged();
+    git(dir, ['checkout', '-q', 'session']);
+    save(dir, cp({ phase: 'stashed, 8.0' }));
+    git(dir, ['stash', '-q']);
+    const rebase = gitTry(dir, ['rebase', 'main']);
+    expect(await noted(dir, rebase.stderr + rebase.stdout)).toEqual([true, true, true]);
+    // The replay's conflict settled by hand and staged; then the stash popped onto it.
+    save(dir, cp({ phase: 'settled by hand' }));
+    git(dir, ['add', FILE]);
+    const pop = gitTry(dir, ['stash', 'pop']);
+    expect(pop.stderr + pop.stdout).toContain('conflict at phase: ours "settled by hand" vs theirs "stashed, 8.0"');
+    expect(existsSync(join(dir, '.git/rebase-merge/stopped-sha'))).toBe(true);
+    expect(await noted(dir, pop.stderr + pop.stdout)).toEqual([false, false, false]);
+  });
+
+  it('the apply backend (git rebase --apply) replays too: noted', async () => {
+    const dir = diverged();
+    git(dir, ['checkout', '-q', 'session']);
+    const rebase = gitTry(dir, ['rebase', '--apply', 'main']);
+    expect(rebase.status).not.toBe(0);
+    expect(existsSync(join(dir, '.git/rebase-apply/rebasing'))).toBe(true);
+    expect(await noted(dir, rebase.stderr + rebase.stdout)).toEqual([true, true, true]);
   });
 
   it('in a linked worktree (a .git file naming its git dir) too', () => {

@@ -21,7 +21,7 @@ import { archiveDeletedInMerge } from '../../store/history.js';
 import { committedMergeBase } from '../../store/committed-merge.js';
 import { conflictAt, conflictReportAt, typeConflictCopy } from '../../store/index-conflicts.js';
 import { runGitBytes } from '../../git/git-process.js';
-import { REBASE_SIDES, rebaseInProgress } from '../../git/rebasing.js';
+import { REBASE_SIDES, blobAt, replayConflict } from '../../git/rebasing.js';
 import { gitRun } from '../../install/git-config.js';
 import type { Context, ParsedArgs } from '../spec.js';
 import { oneLine, shown, shownList } from '../render/output.js';
@@ -103,8 +103,11 @@ export async function run(args: ParsedArgs, ctx: Context): Promise<number> {
   });
   const outcomes = plans.map((p) => p.outcome);
   const failed = outcomes.some((o) => o.status !== 'resolved' && o.status !== 'nothing-to-do');
-  // Sides left to choose in a rebase: ours is the upstream, theirs the user's commit.
-  const rebasing = outcomes.some((o) => o.status === 'conflict' || o.status === 'deleted-on-one-side') && rebaseInProgress(root);
+  // Sides left to choose in a rebase's replay: ours is the upstream, theirs the user's commit. Said
+  // only when every open conflict's theirs is the replayed commit's file (a stash pop leaves no
+  // other trace); a `merge` step or a cherry-pick inside a stopped rebase is not such a replay.
+  const open = outcomes.filter((o) => o.status === 'conflict' || o.status === 'deleted-on-one-side');
+  const rebasing = open.length > 0 && open.every((o) => replayConflict(root, o.path, blobAt(root, `:3:${o.path}`)));
   if (ctx.json) ctx.out.json({ ok: !failed, files: outcomes.map(({ conflictPaths: _, ...o }) => o), ...(skipped.length ? { skipped } : {}), ...(rebasing ? { rebasing: true } : {}) });
   else {
     if (!outcomes.length) ctx.out.out('no conflicted checkpoint files');
