@@ -653,7 +653,11 @@ export function checkGeneratedFiles(cp: Checkpoint, ctx: FileContext): (uncommit
         // A folded folder hides its files: HEAD's tree says whether one there matches (unknown: assume so).
         const outside = ctx.outside?.() ?? NOTHING_OUTSIDE;
         const folded = foldedDirs(ctx.root, target.alternatives, outside).length > 0 && (ctx.headFolded === undefined || [...ctx.headFolded].some(test));
-        if ([...outside.files].some(test) || folded) {
+        // A glob looking inside a submodule this clone never checked out ("vendor/lib/src/*.ts").
+        const sub = target.alternatives.flatMap((a) => patternBase(ctx.root, a)).map((b) => unpopulatedSubmodule(outside, `${b}/`, exists.at ?? ((p) => projectEntry(ctx.root, p)))).find((s) => s !== undefined);
+        if (sub !== undefined) {
+          findings.push({ ...base, level: 'info', path, message: `${shown(target.text)} matches no file in this checkout: ${submoduleNotCheckedOut(sub)}; not checked`, evidence: { file: target.text } });
+        } else if ([...outside.files].some(test) || folded) {
           findings.push({ ...base, level: 'info', path, message: `${shown(target.text)} matches no file in this checkout; a sparse checkout leaves out what it may name; not checked`, evidence: { file: target.text } });
         } else {
           // Its last match deleted or renamed away: that commit named, so a push making it is the cause.
@@ -797,6 +801,7 @@ interface Absent {
  *  - git lists it: HEAD has it and the work tree lost it, a deletion or move not yet committed
  *    (whatever older history says); so is a file only the index holds (staged, never committed);
  *  - the index holds it as skip-worktree: HEAD has it, a sparse checkout leaves it out: a note;
+ *  - it lies in a submodule the index records and this clone never checked out: a note;
  *  - a commit took it away: the newest walked commit that touched it, when that commit removed it
  *    (deleted, or renamed away), else past the walk its newest removal in older history;
  *  - a sparse index folds its folder, or the newest walked commit that touched it kept it:
@@ -815,6 +820,9 @@ function missingFile(rel: string, path: string, cp: Checkpoint, ctx: FileContext
       if (uncommitted) return deleted;
       const outside = ctx.outside?.() ?? NOTHING_OUTSIDE;
       if (outside.files.has(rel) || leftOutFolder(outside, rel)) return notCheckedOut;
+      // The submodule's file, not this repository's: HEAD holds its gitlink, the clone did not check it out.
+      const sub = unpopulatedSubmodule(outside, rel, ctx.exists?.at ?? ((p) => projectEntry(ctx.root, p)));
+      if (sub !== undefined) return { ...base, level: 'info', message: `${shown(rel)} is ${submoduleNotCheckedOut(sub)}; not checked`, evidence: { file: rel } };
       // Staged, never committed, then deleted: HEAD and the work tree agree (no `uncommitted`), the index holds it.
       if (ctx.inIndex?.(rel)) return deleted;
       // The newest walked commit with a change at `rel` (or a rename from it): the walk's index of
@@ -863,6 +871,21 @@ function missingFile(rel: string, path: string, cp: Checkpoint, ctx: FileContext
       return { ...base, level: 'warning', message: `${shown(rel)} is missing${notRemoved(rel, ctx.removalsSince)}`, evidence: { file: rel, missing: true } };
     },
   };
+}
+
+/**
+ * The submodule `rel` lies inside ("vendor/lib" for "vendor/lib/src/x.ts") when the index records
+ * it and its folder holds no checkout (no `.git`: never initialised, as a plain `git clone` leaves
+ * it); undefined otherwise. A checked-out submodule's files are there to be looked at.
+ */
+export function unpopulatedSubmodule(outside: OutsideCheckout, rel: string, at: (rel: string) => ProjectEntry): string | undefined {
+  const sub = outside.gitlinks?.find((link) => rel.startsWith(`${link}/`));
+  return sub !== undefined && at(`${sub}/.git`).kind === 'missing' ? sub : undefined;
+}
+
+/** Where a path lies that a submodule not checked out holds, and how to check it out. */
+function submoduleNotCheckedOut(sub: string): string {
+  return `inside submodule ${shown(sub)}, which is not checked out here (git submodule update --init ${/^[\w./@+-]+$/.test(sub) ? sub : shellQuote(sub)})`;
 }
 
 /** Whether `rel` is a folder ("docs/", "docs/guide") the index keeps out of the work tree: it holds a skip-worktree file or folds a folder under it. */

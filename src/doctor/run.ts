@@ -11,7 +11,7 @@ import { isObjectName, judge, type PushRange } from './push.js';
 import { CheckpointError } from '../errors.js';
 import { shown, shownPath } from '../one-line.js';
 import { judgePushedTips, sentRanges } from './pushed-tips.js';
-import { checkGeneratedFiles, type Untracked, checkLandedWork, checkOnline, checkProjectDir, checkSchema, checkStaleness, checkVerifiedSha, existsIn, foldedPatternDirs, generatedTargets, ignoredListed, notAFile, patternBase, lostFromPatterns } from './checks.js';
+import { checkGeneratedFiles, type Untracked, checkLandedWork, checkOnline, checkProjectDir, checkSchema, checkStaleness, checkVerifiedSha, existsIn, foldedPatternDirs, generatedTargets, ignoredListed, notAFile, patternBase, lostFromPatterns, unpopulatedSubmodule } from './checks.js';
 import { savedWithoutZone } from './instants.js';
 import { waitsOnWork } from './blocker-waits.js';
 import { datedFromWords, datedSanely, gatherEvidence, lastRemovalsAtHead, mentionsWork, toSeconds, walkBound, type Evidence } from './evidence.js';
@@ -223,7 +223,7 @@ async function doctor(opts: DoctorOptions): Promise<DoctorReport> {
   const dirty = await evidence.uncommitted;
   // A missing file the walk does not explain (a commit with a clock behind is dated before the
   // checkpoint, the walk's bound, though made after it) is looked for as a bare name is.
-  const settled = (n: string) => !dirty.has(n) && !outsideCheckout().files.has(n);
+  const settled = (n: string) => !dirty.has(n) && !outsideCheckout().files.has(n) && unpopulatedSubmodule(outsideCheckout(), n, exists.at!) === undefined;
   const unexplained = [...bare.filter(settled), ...missing.filter((rel) => settled(rel) && !inIndex(rel))];
   if (unexplained.length && removalsSince !== undefined) await removalsOfBareNames(opts.root, opts.engine, evidence, unexplained, removalsSince);
   // A missing file no commit explains that git ignores (a build output not built here: a fresh

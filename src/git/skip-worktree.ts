@@ -3,7 +3,8 @@
 // it missing, and the embedded engine (which otherwise compares HEAD with the disk) follows git.
 // Read from the index file itself (versions 2 to 4, sparse-folder entries, a split index's
 // shared file); an index this reader cannot follow (a damaged file) names nothing, which leaves
-// every answer as it would be without a sparse checkout.
+// every answer as it would be without a sparse checkout. Its submodules' gitlinks are read with
+// them: a submodule never initialised (a clone without --recurse-submodules) leaves its folder empty.
 import { join } from 'node:path';
 import { readIndex } from './index-status.js';
 import { readVarint } from './index-varint.js';
@@ -14,11 +15,15 @@ const EXTENDED = 0x4000;
 const SKIP_WORKTREE = 0x4000;
 /** CE_VALID: `git update-index --assume-unchanged`; git status takes the file as unchanged. */
 const ASSUME_UNCHANGED = 0x8000;
+/** An index entry's object type bits for a submodule's commit (a gitlink). */
+const GITLINK = 0o160000;
 
 /** Files the index keeps out of the work tree, and folders a sparse index folds whole (each ending in `/`). */
 export interface OutsideCheckout {
   files: Set<string>;
   folders: string[];
+  /** The submodules the index records (gitlinks: "vendor/lib"), checked out here or not: their files are theirs, never this index's. */
+  gitlinks?: string[];
 }
 
 /** A checkout with nothing kept out (or an index that could not be read). */
@@ -62,10 +67,10 @@ export function uncheckedPaths(gitdir: string, paths: readonly string[]): Set<st
 export function readOutsideCheckout(gitdir: string): OutsideCheckout {
   const main = entriesOutside(readIndex(join(gitdir, 'index'))?.buf ?? null);
   if (main === null) return NOTHING_OUTSIDE;
-  if (main.link === null) return { files: main.files, folders: main.folders };
+  if (main.link === null) return { files: main.files, folders: main.folders, gitlinks: main.gitlinks };
   const shared = entriesOutside(readIndex(join(gitdir, `sharedindex.${main.link}`))?.buf ?? null);
   if (shared === null || shared.link !== null) return NOTHING_OUTSIDE;
-  return { files: new Set([...shared.files, ...main.files]), folders: [...shared.folders, ...main.folders] };
+  return { files: new Set([...shared.files, ...main.files]), folders: [...shared.folders, ...main.folders], gitlinks: [...new Set([...shared.gitlinks, ...main.gitlinks])] };
 }
 
 /**
@@ -103,7 +108,7 @@ export function indexNames(root: string, names: readonly string[]): Set<string> 
  * One index file's skip-worktree entries, those of `wanted` it holds, and the shared index it
  * links to; null when its entries and extensions do not fit its bytes (index-damage.ts).
  */
-export function entriesOutside(buf: Buffer | null, wanted?: ReadonlySet<string>): (OutsideCheckout & { link: string | null; held: Map<string, string>; assumed: Set<string> }) | null {
+export function entriesOutside(buf: Buffer | null, wanted?: ReadonlySet<string>): (OutsideCheckout & { gitlinks: string[]; link: string | null; held: Map<string, string>; assumed: Set<string> }) | null {
   if (buf === null || buf.length < 32 || buf.toString('latin1', 0, 4) !== 'DIRC') return null;
   const version = buf.readUInt32BE(4);
   if (version < 2 || version > 4) return null;
@@ -111,6 +116,7 @@ export function entriesOutside(buf: Buffer | null, wanted?: ReadonlySet<string>)
   const folders: string[] = [];
   const held = new Map<string, string>();
   const assumed = new Set<string>();
+  const gitlinks: string[] = [];
   const count = buf.readUInt32BE(8);
   const end = buf.length - 20; // the trailing checksum
   let at = 12;
@@ -146,6 +152,8 @@ export function entriesOutside(buf: Buffer | null, wanted?: ReadonlySet<string>)
       if (wanted.has(entry)) held.set(entry, held.has(entry) ? '' : buf.toString('hex', start + 40, start + 60));
     }
     if (flags & ASSUME_UNCHANGED) assumed.add(name.toString('utf8'));
+    // A submodule: mode 160000 (after ctime, mtime, dev and ino), once however many stages it has.
+    if ((buf.readUInt32BE(start + 24) & 0o170000) === GITLINK && gitlinks.at(-1) !== name.toString('utf8')) gitlinks.push(name.toString('utf8'));
     if (!(extended & SKIP_WORKTREE)) continue;
     const text = name.toString('utf8');
     // A sparse index folds a whole folder outside the sparse set into one entry ending in `/`.
@@ -154,6 +162,6 @@ export function entriesOutside(buf: Buffer | null, wanted?: ReadonlySet<string>)
   }
   // The shared index a split index links to (sha-1 ids, as this reader reads entries).
   const link = splitLink(buf, at, end, 20);
-  return link === undefined ? null : { files, folders, link: link?.base ?? null, held, assumed };
+  return link === undefined ? null : { files, folders, gitlinks, link: link?.base ?? null, held, assumed };
 }
 

@@ -2,12 +2,15 @@
 // it: never missing from a pushed tip, even when the push carries the commit that added it; once
 // `git rm vendor/sub` removes it, that commit is named, with or without the slash (red team,
 // 12-06). Real git, a local bare remote, both engines.
-import { describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { generatedFileFindings as fileFindings } from '../helpers/in-process.js';
 import { checkpointDoc } from '../helpers/fixtures.js';
-import { commitAll, git, gitTry, makeRepo, write, initialized, withRemote } from '../helpers/repo.js';
+import { join } from 'node:path';
+import { assertBuilt, cli, commitAll, git, gitTry, makeRepo, tempDir, write, initialized, withRemote } from '../helpers/repo.js';
+import { runCli } from '../helpers/in-process.js';
 
 const ENGINES = ['native', 'isomorphic'];
+beforeAll(assertBuilt);
 const LISTED = ['vendor/sub', 'vendor/sub/', 'vendor/sub/lib/s.ts'];
 
 /** Published with nothing vendored; then the submodule added and the checkpoint listing it, both not pushed yet. */
@@ -57,5 +60,35 @@ describe('a submodule listed in generated_files (red team, 12-06)', () => {
     }
     const r = gitTry(dir, ['push', 'origin', 'main']);
     expect(r.status, r.stdout + r.stderr).not.toBe(0);
+  });
+
+  it('a file or glob inside a submodule a clone did not check out (no --recurse-submodules) is a note, never missing; a checked-out one still is', async () => {
+    const { dir } = vendored();
+    // Also listed: a glob inside it, and a file its checkout does not hold.
+    const listed = [...LISTED, 'vendor/sub/lib/*.ts', 'vendor/sub/lib/legacy_v1.ts'];
+    const doc = checkpointDoc({
+      skill: 'demo', project: 'p', project_dir: dir, status: 'complete', created_at: '2026-03-14T08:01:00Z', updated_at: '2026-03-14T08:03:00Z',
+      context_primer: { key_decisions: ['k'], generated_files: listed, user_preferences: [] },
+    });
+    write(dir, '.checkpoints/demo.checkpoint.json', `${JSON.stringify(doc, null, 2)}\n`);
+    commitAll(dir, 'list more of the lib', '2026-03-14T08:03:00Z');
+    const clone = join(tempDir('cp-clone-'), 'clone');
+    git(dir, ['clone', '-q', dir, clone]);
+    const install = cli(clone, ['install-driver']);
+    expect(install.code, install.stderr).toBe(0);
+    const init = `inside submodule vendor/sub, which is not checked out here (git submodule update --init vendor/sub); not checked`;
+    for (const engine of ENGINES) {
+      const found = await fileFindings(clone, engine);
+      expect(found.map((f) => [f.level, f.message]), engine).toEqual([
+        ['info', `vendor/sub/lib/s.ts is ${init}`],
+        ['info', `vendor/sub/lib/*.ts matches no file in this checkout: ${init}`],
+        ['info', `vendor/sub/lib/legacy_v1.ts is ${init}`],
+      ]);
+      const ci = await runCli(clone, ['doctor', '--fail-on-warnings', '--engine', engine]);
+      expect(ci.code, engine + ci.stdout + ci.stderr).toBe(0);
+      // Where the submodule is checked out, what its checkout lacks is missing, as before.
+      const there = (await fileFindings(dir, engine)).filter((f) => f.level === 'warning').map((f) => f.path);
+      expect(there, engine).toEqual(['context_primer.generated_files[4]']);
+    }
   });
 });

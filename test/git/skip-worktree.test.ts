@@ -21,15 +21,29 @@ describe('skip-worktree entries', () => {
   it('names the files a sparse checkout leaves out, folded folders of a sparse index, and index v4 names', () => {
     const dir = sparseRepo();
     const gitdir = join(dir, '.git');
-    expect(readOutsideCheckout(gitdir)).toEqual({ files: new Set(), folders: [] });
+    expect(readOutsideCheckout(gitdir)).toEqual({ files: new Set(), folders: [], gitlinks: [] });
     git(dir, ['sparse-checkout', 'set', 'src']);
-    expect(readOutsideCheckout(gitdir)).toEqual({ files: new Set(['docs/spec.md', 'docs/api/v1.md']), folders: [] });
+    expect(readOutsideCheckout(gitdir)).toEqual({ files: new Set(['docs/spec.md', 'docs/api/v1.md']), folders: [], gitlinks: [] });
     expect([...skipWorktreePaths(gitdir, ['docs/api/v1.md', 'src/a.ts', 'README.md'])]).toEqual(['docs/api/v1.md']);
     git(dir, ['update-index', '--index-version', '4']);
     expect(readOutsideCheckout(gitdir).files).toEqual(new Set(['docs/spec.md', 'docs/api/v1.md']));
     git(dir, ['sparse-checkout', 'init', '--cone', '--sparse-index']);
-    expect(readOutsideCheckout(gitdir)).toEqual({ files: new Set(), folders: ['docs/'] });
+    expect(readOutsideCheckout(gitdir)).toEqual({ files: new Set(), folders: ['docs/'], gitlinks: [] });
     expect([...skipWorktreePaths(gitdir, ['docs/api/v1.md', 'src/a.ts', 'docs'])]).toEqual(['docs/api/v1.md']);
+  });
+
+  it('names the submodules the index records (gitlinks), in v2, v4 and split indexes', () => {
+    const dir = sparseRepo();
+    const gitdir = join(dir, '.git');
+    // Two gitlinks as `git submodule add` records them, no checkout of either (a clone's state).
+    const sha = git(dir, ['rev-parse', 'HEAD']).trim();
+    git(dir, ['update-index', '--add', '--cacheinfo', `160000,${sha},vendor/lib`, '--cacheinfo', `160000,${sha},third party/ui kit`]);
+    const links = ['third party/ui kit', 'vendor/lib'];
+    expect(readOutsideCheckout(gitdir).gitlinks).toEqual(links);
+    git(dir, ['update-index', '--index-version', '4']);
+    expect(readOutsideCheckout(gitdir).gitlinks).toEqual(links);
+    git(dir, ['update-index', '--split-index']);
+    expect(readOutsideCheckout(gitdir).gitlinks).toEqual(links);
   });
 
   it('says which names the index holds, whatever their flags, in v2, v4 and split indexes', () => {
