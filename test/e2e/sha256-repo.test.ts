@@ -17,7 +17,13 @@ describe('a SHA-256 repository', () => {
     git(dir, ['config', 'user.name', 't']);
     git(dir, ['remote', 'add', 'origin', remote]);
     write(dir, 'src/a.ts', 'export const a = 1;\n');
-    expect(cli(dir, ['init']).code).toBe(0);
+    const init = cli(dir, ['init']);
+    expect(init.code).toBe(0);
+    // Said once, at setup: the hook is installed and will judge nothing here.
+    expect(init.stdout.split('\n').filter((l) => l.startsWith('! '))).toEqual([
+      '! this repository names its objects with SHA-256, which checkpoint cannot read yet: the pre-push hook lets every push through unjudged and `checkpoint doctor` refuses here (exit 2); the merge driver and `validate` work',
+    ]);
+    expect(init.stdout).toContain('✓ installed the pre-push hook');
     expect(cli(dir, ['update', 'api', '--phase=build', '--step=s1', '--next_actions+=Write docs (PR 12)', '--context_primer.generated_files:json=["src/a.ts (PR 12)"]']).code).toBe(0);
     git(dir, ['add', '-A']);
     git(dir, ['commit', '-q', '-m', 'checkpoint']);
@@ -34,6 +40,14 @@ describe('a SHA-256 repository', () => {
     const push = gitTry(dir, ['push', 'origin', 'main']);
     expect(push.status, push.stdout + push.stderr).toBe(0);
     expect(push.stderr).toContain('the push is not judged');
+  });
+
+  it('init says nothing of SHA-256 in a SHA-1 repository', () => {
+    const dir = `${tempDir('cp-sha1-')}/w`;
+    git(tempDir(), ['init', '-q', '-b', 'main', dir]);
+    const init = cli(dir, ['init']);
+    expect(init.code).toBe(0);
+    expect(init.stdout).not.toMatch(/SHA-256|^! /m);
   });
 
   it('a 64-digit object name is a --pushed range the parser takes', async () => {

@@ -17,6 +17,8 @@ import { ensureProjectDir, linkAt, projectPathExists, readProjectText, writableP
 import { CheckpointError } from '../../errors.js';
 import { shownPath } from '../../one-line.js';
 import { gitDirEnvNote } from '../../git/git-dir-env.js';
+import { resolveGitDirsSync } from '../../git/locate.js';
+import { usesSha256 } from '../../git/object-format.js';
 
 /**
  * Creates .checkpoints/ with its README, .gitignore and JSON Schema. Idempotent: reports what
@@ -83,9 +85,25 @@ function integrationPlans(root: string, ctx: Context): InstallPlan[] {
   if (ctx.env[SKIP_ENV] && ctx.env[SKIP_ENV] !== '0') return note(`git integrations skipped (${SKIP_ENV} is set)`);
   const ignored = ignoredCheckpointsNote(root);
   const bin = stableBinPath(root);
+  const sha256 = sha256Note(root);
   return [
     ...(ignored === null ? [] : [{ changes: [], notes: [ignored], apply() {} }]),
+    ...(sha256 === null ? [] : [{ changes: [], notes: [sha256], apply() {} }]),
     planDriver(root, process.execPath, bin),
     planPrePushHook(root, readFileSync(HOOK_TEMPLATE_PATH, 'utf8'), process.execPath, bin, HOOK_TEMPLATE_PATH),
   ];
+}
+
+/**
+ * A repository naming its objects with SHA-256: the hook is installed all the same (it will judge
+ * pushes once checkpoint reads such a repository), but today it lets every push through, so init
+ * says so once, at setup, rather than leave the user to find it at a push.
+ */
+function sha256Note(root: string): string | null {
+  try {
+    if (!usesSha256(resolveGitDirsSync(root).commonDir)) return null;
+  } catch {
+    return null; // a .git git cannot open: the driver's own planning names it
+  }
+  return 'this repository names its objects with SHA-256, which checkpoint cannot read yet: the pre-push hook lets every push through unjudged and `checkpoint doctor` refuses here (exit 2); the merge driver and `validate` work';
 }
