@@ -419,6 +419,14 @@ export function patternBase(root: string, alternative: string): string[] {
 
 type ResolvedPattern = { matches: string[]; test: (path: string) => boolean; odd: OddMatch | null };
 
+/** A brace's literal alternatives ("lib/a.ts" and "lib/b.ts" of "lib/{a,b}.ts"), repo-relative: named files, checked as such. */
+export function namedAlternatives(root: string, target: Extract<EntryTarget, { kind: 'pattern' }>): string[] {
+  return target.alternatives.flatMap((a) => {
+    const rel = hasGlob(a) ? null : repoRelative(root, a);
+    return rel === null ? [] : [rel];
+  });
+}
+
 /** Per run (its evidence object): checkpoints often list the same patterns, each globbed once. */
 const patternsOf = new WeakMap<Evidence, Map<string, ResolvedPattern>>();
 
@@ -600,12 +608,13 @@ export function checkGeneratedFiles(cp: Checkpoint, ctx: FileContext): (uncommit
   const same = ctx.sameAsSaved ?? NEVER_SAME;
   // An edit of only line endings or trailing whitespace changes nothing to re-read: an older real one is named instead.
   const cosmetic = ctx.cosmetic ?? NOTHING_COSMETIC;
-  const changedAfter = (test: (path: string) => boolean, candidates: readonly number[], skip?: ReadonlySet<string>): { commit: CommitInfo; file: string; change: CommitInfo['changes'][number] } | undefined => {
+  // `only`: of the changes, those of one kind (a pattern's removals apart from its edits).
+  const changedAfter = (test: (path: string) => boolean, candidates: readonly number[], skip?: ReadonlySet<string>, only?: (change: CommitInfo['changes'][number]) => boolean): { commit: CommitInfo; file: string; change: CommitInfo['changes'][number] } | undefined => {
     for (const i of candidates) {
       const commit = commits[i]!;
       if (!madeAfter(commit) || own.has(i)) continue;
       // A rename the entry still covers at both ends ("src/*.ts": a.ts -> c.ts, same content) changes nothing it names.
-      const ch = commit.changes.find((c) => !skip?.has(c.path) && !(c.from !== undefined && skip?.has(c.from)) && !(editsInPlace(c) && cosmetic(commit.sha, c.path)) && ((c.from !== undefined && test(c.from)) ? !test(c.path) && !same(c.from) : test(c.path) && !same(c.path)));
+      const ch = commit.changes.find((c) => (only === undefined || only(c)) && !skip?.has(c.path) && !(c.from !== undefined && skip?.has(c.from)) && !(editsInPlace(c) && cosmetic(commit.sha, c.path)) && ((c.from !== undefined && test(c.from)) ? !test(c.path) && !same(c.from) : test(c.path) && !same(c.path)));
       // A merge (a pull's "Merge branch 'main' of …") changed it against its first parent because a
       // commit it brought in from the other side did, after the save: that commit is named, with its
       // date, further down the walk (a merge is not blamed for what the merged-in side changed). One
@@ -619,6 +628,15 @@ export function checkGeneratedFiles(cp: Checkpoint, ctx: FileContext): (uncommit
   // The files a pattern gained since the save (gained.ts), each with the index of the newest commit adding it.
   const addedAfter = (test: (path: string) => boolean, candidates: readonly number[]): Map<string, number> =>
     gainedFiles(candidates.flatMap((i) => (madeAfter(commits[i]!) && !own.has(i) ? [[i, commits[i]!] as const] : [])), test);
+  // A named file the work tree lacks (a listed path, a brace's literal alternative), judged once git has said what is uncommitted.
+  const missingNamed = (rel: string, path: string, entry: string): Finding | Absent => {
+    // "src/a.ts (deleted)": the checkpoint itself says the file is gone on purpose.
+    const gone = goneNote(entry);
+    // "docs/api.md — to write": not made yet, as it says, unless git or the work tree shows it was.
+    const planned = plannedNote(entry);
+    const notYet: Finding | undefined = planned === null ? undefined : { ...base, level: 'info', path, message: `${shown(rel)} is not made yet, as its entry says (${shown(planned)}); not checked`, evidence: { file: rel } };
+    return gone === null ? missingFile(rel, path, cp, ctx, notYet) : { ...base, level: 'info', path, message: `${shown(rel)} is missing, as its entry says (${shown(gone)}); not checked`, evidence: { file: rel } };
+  };
   const targets = generatedTargets(cp, ctx.root, undefined, exists);
   // A file two entries name (a literal and a glob, or the same path with and without a note) is
   // one finding, under the first literal entry naming it: a glob reports the other files it matches.
@@ -646,6 +664,18 @@ export function checkGeneratedFiles(cp: Checkpoint, ctx: FileContext): (uncommit
         // The glob's fixed folder itself (it matches no name the glob takes), or a match.
         const what = `${test(odd.path) ? 'matches only' : 'looks in'} ${shownPath(odd.path)}, which ${notAFile(odd.path, odd.entry)}`;
         findings.push({ ...base, level: 'info', path, message: `${shown(target.text)} ${what}; not checked`, evidence: { file: target.text } });
+        continue;
+      }
+      // A brace's literal alternatives ("lib/{a,b}.ts") are named files: one missing is its own
+      // finding, as a listed path's (the pattern's own removal finding, below, may name it instead).
+      const named = new Set(namedAlternatives(ctx.root, target));
+      const absent = [...named].filter((r) => !exists(r) && !literal.has(r) && !reported.has(r));
+      const wild = target.alternatives.some(hasGlob);
+      if (!matches.length && !wild) {
+        for (const r of absent) {
+          reported.add(r);
+          findings.push(missingNamed(r, path, entry));
+        }
         continue;
       }
       if (!matches.length) {
@@ -678,28 +708,41 @@ export function checkGeneratedFiles(cp: Checkpoint, ctx: FileContext): (uncommit
       }
       const candidates = touched.matching(test);
       // Only what a wildcard matches can be new to the entry: "src/{a,b}.ts" names both files, as a literal entry does.
-      const named = new Set(target.alternatives.flatMap((a) => (hasGlob(a) ? [] : [repoRelative(ctx.root, a) ?? ''])));
       const added = addedAfter((p) => test(p) && !named.has(p), candidates);
-      const change = changedAfter(test, candidates, added.size ? new Set([...literal, ...added.keys()]) : literal);
-      // A matched file deleted or renamed away is named so, as a literal entry's would be.
-      const ch = change?.change;
-      const gone = ch?.status === 'D' ? ch.path : ch?.status === 'R' && test(ch.from!) ? ch.from! : null;
-      if (change && gone !== null && !exists(gone)) {
-        const to = change.change.status === 'R' ? change.file : null;
-        const by = `${short(change.commit.sha)} ${quoted(change.commit.subject)}, ${dated(change.commit, after)}`;
+      const skip = added.size ? new Set([...literal, ...added.keys()]) : literal;
+      // A matched file deleted or renamed away (and not back since) is named so, as a literal
+      // entry's would be; apart from the newest edit, so an edit of one match hides no removal of another.
+      const goneBy = (ch: CommitInfo['changes'][number]) => {
+        const gone = ch.status === 'D' ? ch.path : ch.status === 'R' && test(ch.from!) ? ch.from! : null;
+        return gone !== null && !exists(gone) ? gone : null;
+      };
+      const removal = changedAfter(test, candidates, skip, (ch) => goneBy(ch) !== null);
+      const change = changedAfter(test, candidates, skip, (ch) => goneBy(ch) === null);
+      const gone = removal && goneBy(removal.change);
+      if (removal && gone) {
+        reported.add(gone);
+        const to = removal.change.status === 'R' ? removal.file : null;
+        const by = `${short(removal.commit.sha)} ${quoted(removal.commit.subject)}, ${dated(removal.commit, after)}`;
         findings.push({
           ...base, level: to ? changed : 'warning', path,
           message: `${shown(gone)} (matched by ${shown(target.text)}) was ${to ? `renamed to ${to}` : 'deleted'} after the checkpoint was written (${by}); update the checkpoint`,
-          evidence: { file: gone, missing: true, sha: change.commit.sha, date: iso(change.commit.time), ...(to ? { renamed_to: to } : {}) },
+          evidence: { file: gone, missing: true, sha: removal.commit.sha, date: iso(removal.commit.time), ...(to ? { renamed_to: to } : {}) },
         });
-      } else if (change) {
+      }
+      // A named alternative gone before the save, or gone beside a newer removal: missing, as a listed path would be.
+      for (const r of absent) {
+        if (reported.has(r)) continue;
+        reported.add(r);
+        findings.push(missingNamed(r, path, entry));
+      }
+      if (change) {
         const unzoned = mayPrecedeUnzonedSave(ctx.unzoned, cp.updated_at, change.commit.time);
         findings.push({
           ...base, level: unzoned ? 'advice' : changed, path,
           message: `${shown(change.file)} (matched by ${shown(target.text)}) changed after the checkpoint was written (${short(change.commit.sha)} ${quoted(change.commit.subject)}, ${dated(change.commit, after)}); re-read it${unzoned ? UNZONED_SAVE : ''}`,
           evidence: { file: change.file, sha: change.commit.sha, date: iso(change.commit.time) },
         });
-      } else if (added.size) {
+      } else if (added.size && !removal) {
         // The newest file gained that is still here, if one is.
         const [file, i] = [...added].filter(([f]) => exists(f)).sort((a, b) => a[1] - b[1])[0] ?? [];
         if (file === undefined) continue;
@@ -724,12 +767,7 @@ export function checkGeneratedFiles(cp: Checkpoint, ctx: FileContext): (uncommit
       continue;
     }
     if (!exists(rel)) {
-      // "src/a.ts (deleted)": the checkpoint itself says the file is gone on purpose.
-      const gone = goneNote(entry);
-      // "docs/api.md — to write": not made yet, as it says, unless git or the work tree shows it was.
-      const planned = plannedNote(entry);
-      const notYet: Finding | undefined = planned === null ? undefined : { ...base, level: 'info', path, message: `${shown(rel)} is not made yet, as its entry says (${shown(planned)}); not checked`, evidence: { file: rel } };
-      findings.push(gone === null ? missingFile(rel, path, cp, ctx, notYet) : { ...base, level: 'info', path, message: `${shown(rel)} is missing, as its entry says (${shown(gone)}); not checked`, evidence: { file: rel } });
+      findings.push(missingNamed(rel, path, entry));
       continue;
     }
     const change = changedAfter((p) => p === rel, touched.matching(rel));

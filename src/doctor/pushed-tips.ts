@@ -359,16 +359,57 @@ async function checkTipFiles(root: string, history: GitHistory, trees: TipTrees,
   // (cosmetic.ts) all at once after the loop, then put in their place among `out`.
   const edited: { at: number; file: string; path: string; by: CommitInfo[] }[] = [];
   const reported = new Set<string>();
+  // A listed file the tip lacks (a path entry, or a brace's literal alternative): its finding when
+  // the push is to blame, having removed it (caused) or changed the checkpoint that lists it (carried); else null.
+  const missingFromTip = async (file: string, path: string, entry: string): Promise<Finding | null> => {
+    // "src/a.ts (deleted)": the checkpoint itself says the file is gone on purpose.
+    if (goneNote(entry) !== null) return null;
+    // "docs/api.md — to write": not made yet, as the entry says, unless a pushed commit removed it.
+    if (!touched.has(file) && plannedNote(entry) !== null) return null;
+    // A folder ("src/gen/", "packages/api") is no file of the tip's listing: it is there when the
+    // tip holds a file under it, and the push removed it when a pushed commit changed one under it.
+    const folder = withoutTrailingSlashes(file);
+    const under = (p: string | undefined) => p !== undefined && p.startsWith(`${folder}/`);
+    const touchedUnder = [...touched].some(under);
+    // Caused or carried. A folder listed with its slash is changed at its own name too: a submodule's gitlink ("vendor/sub/").
+    if (!touched.has(file) && !touched.has(folder) && !touched.has(rel) && !touchedUnder) return null;
+    if ((file.endsWith('/') || touchedUnder || projectEntry(root, folder).kind === 'folder') && (await trees.everyTip(tip, [folder], { recursive: true })).size > 0) return null;
+    // A submodule, or a path inside one: the tip holds its gitlink, never its files (filesIn lists none).
+    if (await inSubmodule(trees, tip, folder)) return null;
+    // Carried, but a file git does not track here: ignored (a build output), no commit ever
+    // holds it, so the tip lacking it is not the push's doing (the work tree's check notes it);
+    // never added, the push carries a checkpoint naming a file it leaves out: said so.
+    const untracked = touched.has(file) ? undefined : await seen.untracked(file);
+    // A FIFO, or a path through a link out of the repository: git can hold no such file, so
+    // no push is to blame and "commit it" would be wrong (the work tree's note says what it is).
+    if (untracked === 'ignored' || untracked === 'not-a-file') return null;
+    if (untracked === 'untracked') {
+      return { ...base, level: 'warning', path, message: `${file} is not committed (the work tree has it untracked); commit it or drop it from the checkpoint${where}`, evidence: { file, missing: true } };
+    }
+    // The pushed commits first; else the newest removal HEAD's history shows (its walk, the deep search).
+    const rename = commits.find((c) => c.changes.some((ch) => ch.status === 'R' && (ch.from === file || ch.from === folder)));
+    const by = rename ?? commits.find((c) => c.changes.some((ch) => ch.path === file || ch.from === file || ch.path === folder || ch.from === folder || under(ch.path) || under(ch.from))) ?? newestRemoval(seen.atHead, file) ?? newestRemoval(seen.atHead, folder);
+    // A deletion may be a rename with edits (`git mv` and an edit): that commit alone is asked.
+    const to = by?.changes.find((ch) => ch.status === 'R' && (ch.from === file || ch.from === folder))?.path ?? (by && removes(by, file) ? (await history.editedRenames(by.sha, [file])).get(file) : undefined);
+    // A complete skill's file renamed is advice in the work tree, as its edits are: never a block.
+    if (to && cp.status === 'complete') return null;
+    return {
+      ...base, level: 'warning', path,
+      message: by ? `${file} is missing${to ? `: renamed to ${to}` : ''} in ${short(by.sha)} ${quoted(by.subject)}; update the checkpoint${where}` : `${file} is missing${where}`,
+      evidence: { file, missing: true, ...(by ? { sha: by.sha } : {}), ...(to ? { renamed_to: to } : {}) },
+    };
+  };
   const parts = entries.flatMap(({ path, entry }) => (typeof entry === 'string' ? entryParts(entry, inTip).map((part) => ({ part, path, entry })) : []));
   // Patterns are judged once every literal entry has been: a file one names is reported under it.
-  const patterns: { target: Extract<EntryTarget, { kind: 'pattern' }>; path: string }[] = [];
+  const patterns: { target: Extract<EntryTarget, { kind: 'pattern' }>; path: string; entry: string }[] = [];
   for (const { part, path, entry } of parts) {
     const parsed = parseEntry(part, inTip);
     // A bare name ("Makefile") the tip lacks is a file when a pushed commit changed it.
     const target = parsed.kind === 'note' && parsed.name !== undefined && touched.has(parsed.name) ? { kind: 'path' as const, path: parsed.name } : parsed;
     if (target.kind === 'pattern') {
-      out.push(...(await tipPatternGone(root, history, tip, commits, target, path, mapped, { ...base, where })));
-      patterns.push({ target, path });
+      // A brace of literal alternatives alone ("lib/{a,b}.ts") names files, each judged as listed (below), not a pattern matching nothing.
+      if (target.alternatives.some(hasGlob)) out.push(...(await tipPatternGone(root, history, tip, commits, target, path, mapped, { ...base, where })));
+      patterns.push({ target, path, entry });
       continue;
     }
     if (target.kind !== 'path') continue;
@@ -376,45 +417,9 @@ async function checkTipFiles(root: string, history: GitHistory, trees: TipTrees,
     // A file two entries name is one finding, under the first (as in the work tree's check).
     if (file === null || reported.has(file)) continue;
     reported.add(file);
-    // "src/a.ts (deleted)": the checkpoint itself says the file is gone on purpose.
-    if (!inTip(file) && goneNote(entry) !== null) continue;
-    // "docs/api.md — to write": not made yet, as the entry says, unless a pushed commit removed it.
-    if (!inTip(file) && !touched.has(file) && plannedNote(entry) !== null) continue;
     if (!inTip(file)) {
-      // A folder ("src/gen/", "packages/api") is no file of the tip's listing: it is there when the
-      // tip holds a file under it, and the push removed it when a pushed commit changed one under it.
-      const folder = withoutTrailingSlashes(file);
-      const under = (p: string | undefined) => p !== undefined && p.startsWith(`${folder}/`);
-      const touchedUnder = [...touched].some(under);
-      // Caused (the push removed it) or carried (the push changes the checkpoint that lists it). A
-      // folder listed with its slash is changed at its own name too: a submodule's gitlink ("vendor/sub/").
-      if (!touched.has(file) && !touched.has(folder) && !touched.has(rel) && !touchedUnder) continue;
-      if ((file.endsWith('/') || touchedUnder || projectEntry(root, folder).kind === 'folder') && (await trees.everyTip(tip, [folder], { recursive: true })).size > 0) continue;
-      // A submodule, or a path inside one: the tip holds its gitlink, never its files (filesIn lists none).
-      if (await inSubmodule(trees, tip, folder)) continue;
-      // Carried, but a file git does not track here: ignored (a build output), no commit ever
-      // holds it, so the tip lacking it is not the push's doing (the work tree's check notes it);
-      // never added, the push carries a checkpoint naming a file it leaves out: said so.
-      const untracked = touched.has(file) ? undefined : await seen.untracked(file);
-      // A FIFO, or a path through a link out of the repository: git can hold no such file, so
-      // no push is to blame and "commit it" would be wrong (the work tree's note says what it is).
-      if (untracked === 'ignored' || untracked === 'not-a-file') continue;
-      if (untracked === 'untracked') {
-        out.push({ ...base, level: 'warning', path, message: `${file} is not committed (the work tree has it untracked); commit it or drop it from the checkpoint${where}`, evidence: { file, missing: true } });
-        continue;
-      }
-      // The pushed commits first; else the newest removal HEAD's history shows (its walk, the deep search).
-      const rename = commits.find((c) => c.changes.some((ch) => ch.status === 'R' && (ch.from === file || ch.from === folder)));
-      const by = rename ?? commits.find((c) => c.changes.some((ch) => ch.path === file || ch.from === file || ch.path === folder || ch.from === folder || under(ch.path) || under(ch.from))) ?? newestRemoval(seen.atHead, file) ?? newestRemoval(seen.atHead, folder);
-      // A deletion may be a rename with edits (`git mv` and an edit): that commit alone is asked.
-      const to = by?.changes.find((ch) => ch.status === 'R' && (ch.from === file || ch.from === folder))?.path ?? (by && removes(by, file) ? (await history.editedRenames(by.sha, [file])).get(file) : undefined);
-      // A complete skill's file renamed is advice in the work tree, as its edits are: never a block.
-      if (to && cp.status === 'complete') continue;
-      out.push({
-        ...base, level: 'warning', path,
-        message: by ? `${file} is missing${to ? `: renamed to ${to}` : ''} in ${short(by.sha)} ${quoted(by.subject)}; update the checkpoint${where}` : `${file} is missing${where}`,
-        evidence: { file, missing: true, ...(by ? { sha: by.sha } : {}), ...(to ? { renamed_to: to } : {}) },
-      });
+      const missing = await missingFromTip(file, path, entry);
+      if (missing !== null) out.push(missing);
       continue;
     }
     // A complete skill's file changing is the code's life (advice in the work tree), never a block.
@@ -448,7 +453,20 @@ async function checkTipFiles(root: string, history: GitHistory, trees: TipTrees,
     const file = parsed.kind === 'path' ? repoRelative(root, mapped(parsed.path)) : null;
     return file === null ? [] : [file];
   }));
-  for (const { target, path } of patterns) out.push(...(await tipPatternChanged(root, history, tip, cp, rel, target, path, mapped, literal, seen, back, { ...base, where })));
+  for (const { target, path, entry } of patterns) {
+    const found = await tipPatternChanged(root, history, tip, cp, rel, target, path, mapped, literal, seen, back, { ...base, where });
+    out.push(...found);
+    // A brace's literal alternatives are named files: one the tip lacks that the pattern's own
+    // findings do not name (removed before the save, or beside a newer removal) is missing as a listed path is.
+    for (const alternative of target.alternatives) {
+      const file = hasGlob(alternative) ? null : repoRelative(root, mapped(alternative));
+      if (file === null || reported.has(file) || inTip(file)) continue;
+      reported.add(file);
+      if (found.some((f) => f.evidence?.file === file)) continue;
+      const missing = await missingFromTip(file, path, entry);
+      if (missing !== null) out.push(missing);
+    }
+  }
   return out;
 }
 
@@ -517,18 +535,21 @@ async function tipPatternChanged(root: string, history: GitHistory, tip: string,
   // An edit of only line endings or trailing whitespace changes nothing to re-read (cosmetic.ts): the newest real change is named.
   const edits = left.filter((c) => !c.gone && c.commit.changes.some((ch) => ch.path === c.file && editsInPlace(ch)));
   const cosmetic = edits.length ? await cosmeticChanges(root, history, edits.slice(0, MAX_ASKED_PER_FILE * 4).map((c) => ({ commit: c.commit, path: c.file }))) : () => false;
-  const change = left.find((c) => c.gone || !cosmetic(c.commit.sha, c.file));
-  if (change === undefined) return [];
+  // The newest removal and the newest edit, each: an edit of one match hides no removal of another.
+  const newest = [left.find((c) => c.gone), left.find((c) => !c.gone && !cosmetic(c.commit.sha, c.file))];
   const { where, ...finding } = base;
-  const by = `${short(change.commit.sha)} ${quoted(change.commit.subject)}`;
-  const unzoned = !change.gone && mayPrecedeUnzonedSave(seen.unzoned, cp.updated_at, change.commit.time);
-  return [{
-    ...finding, level: unzoned ? 'advice' : 'warning', path,
-    message: change.gone
-      ? `${shown(change.file)} is missing${change.to === null ? '' : `: renamed to ${shown(change.to)}`} in ${by}; update the checkpoint${where}`
-      : `${shown(change.file)} changed after the checkpoint was written (${by}); re-read it${unzoned ? UNZONED_SAVE : ''}${where}`,
-    evidence: { file: change.file, sha: change.commit.sha, ...(change.gone ? { missing: true } : {}) },
-  }];
+  return newest.flatMap((change): Finding[] => {
+    if (change === undefined) return [];
+    const by = `${short(change.commit.sha)} ${quoted(change.commit.subject)}`;
+    const unzoned = !change.gone && mayPrecedeUnzonedSave(seen.unzoned, cp.updated_at, change.commit.time);
+    return [{
+      ...finding, level: unzoned ? 'advice' : 'warning', path,
+      message: change.gone
+        ? `${shown(change.file)} is missing${change.to === null ? '' : `: renamed to ${shown(change.to)}`} in ${by}; update the checkpoint${where}`
+        : `${shown(change.file)} changed after the checkpoint was written (${by}); re-read it${unzoned ? UNZONED_SAVE : ''}${where}`,
+      evidence: { file: change.file, sha: change.commit.sha, ...(change.gone ? { missing: true } : {}) },
+    }];
+  });
 }
 
 /**

@@ -11,7 +11,7 @@ import { isObjectName, judge, type PushRange } from './push.js';
 import { CheckpointError } from '../errors.js';
 import { shown, shownPath } from '../one-line.js';
 import { judgePushedTips, sentRanges } from './pushed-tips.js';
-import { checkGeneratedFiles, type Untracked, checkLandedWork, checkOnline, checkProjectDir, checkSchema, checkStaleness, checkVerifiedSha, existsIn, foldedPatternDirs, generatedTargets, ignoredListed, notAFile, patternBase, lostFromPatterns, unpopulatedSubmodule } from './checks.js';
+import { checkGeneratedFiles, type Untracked, checkLandedWork, checkOnline, checkProjectDir, checkSchema, checkStaleness, checkVerifiedSha, existsIn, foldedPatternDirs, generatedTargets, ignoredListed, namedAlternatives, notAFile, patternBase, lostFromPatterns, unpopulatedSubmodule } from './checks.js';
 import { savedWithoutZone } from './instants.js';
 import { waitsOnWork } from './blocker-waits.js';
 import { datedFromWords, datedSanely, gatherEvidence, lastRemovalsAtHead, mentionsWork, toSeconds, walkBound, type Evidence } from './evidence.js';
@@ -156,7 +156,8 @@ async function doctor(opts: DoctorOptions): Promise<DoctorReport> {
   // Checkpoints often list the same files: each is looked at once.
   // A listed path doctor cannot read as a file (a FIFO, one through a link out of the repository)
   // is a note (checkGeneratedFiles), never a question for git: neither engine looks beyond a link.
-  const generated = [...new Set(targets.flatMap((t) => (t.rel === null ? [] : [t.rel])))].filter((rel) => notAFile(rel, exists.at!(rel)) === null);
+  // A brace's literal alternatives ("lib/{a,b}.ts") are listed files too: one missing is looked for as one.
+  const generated = [...new Set(targets.flatMap((t) => (t.rel !== null ? [t.rel] : t.target.kind === 'pattern' ? namedAlternatives(opts.root, t.target) : [])))].filter((rel) => notAFile(rel, exists.at!(rel)) === null);
   const present = new Set(generated.filter(exists));
   // Bare names the work tree lacks ("Makefile", "TBD"): files only if git knows them. None: nothing asked.
   const bare = [...new Set(targets.flatMap((t) => (t.target.kind === 'note' && t.target.name !== undefined ? [t.target.name] : [])))];

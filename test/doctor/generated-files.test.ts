@@ -35,17 +35,23 @@ const walk = fc.array(fc.record({ time: fc.integer({ min: SAVED - 50, max: SAVED
  * a rename with both ends matching is no change (the entry still names the same content). A
  * pattern skips files a literal entry names (`skip`): that entry reports them.
  */
-function scan(commits: readonly CommitInfo[], test: (path: string) => boolean, skip: ReadonlySet<string> = new Set()): { sha: string; file: string } | undefined {
+function scan(commits: readonly CommitInfo[], test: (path: string) => boolean, skip: ReadonlySet<string> = new Set(), only: (ch: PathChange) => boolean = () => true): { sha: string; file: string } | undefined {
   for (const c of commits) {
     if (c.time < SAVED || c.changes.some((ch) => ch.path === CHECKPOINT)) continue;
     for (const ch of c.changes) {
-      if (skip.has(ch.path) || (ch.from !== undefined && skip.has(ch.from))) continue;
+      if (skip.has(ch.path) || (ch.from !== undefined && skip.has(ch.from)) || !only(ch)) continue;
       const renamedWithin = ch.from !== undefined && test(ch.from) && test(ch.path);
       if (!renamedWithin && (test(ch.path) || (ch.from !== undefined && test(ch.from)))) return { sha: c.sha, file: ch.path };
     }
   }
   return undefined;
 }
+
+/** A change that took away a file a pattern matches and that is not here now (deleted, or renamed out of it). */
+const removes = (test: (path: string) => boolean) => (ch: PathChange) => {
+  const gone = ch.status === 'D' ? ch.path : ch.status === 'R' && test(ch.from!) ? ch.from! : null;
+  return gone !== null && !PRESENT.includes(gone);
+};
 
 /**
  * The files a wildcard pattern gained since the checkpoint: some commit since adds one (or renames
@@ -82,13 +88,21 @@ describe('checkGeneratedFiles over a walk', () => {
         const literals = new Set(PRESENT.filter((p) => entries.some((e) => !/[*{]/.test(e) && TESTS[e]!(p))));
         const wildcard = entry.includes('*');
         const gain = wildcard ? gained(commits, TESTS[entry]!) : { files: new Set<string>() };
-        const expected = scan(commits, TESTS[entry]!, pattern ? new Set([...literals, ...gain.files]) : undefined);
+        const skip = pattern ? new Set([...literals, ...gain.files]) : undefined;
+        const expected = scan(commits, TESTS[entry]!, skip);
         if (entry === '**/*.md') {
           // None on disk: named with the newest commit that deleted or renamed away a match, if one did.
           const test = TESTS[entry]!;
           const removal = commits.find((c) => c.changes.some((x) => (x.status === 'D' && test(x.path)) || (x.from !== undefined && test(x.from) && !test(x.path))));
           expect(found?.message).toMatch(removal ? /^\*\*\/\*\.md matches no file \(its last match .+ was (deleted|renamed to .+) in [0-9a-f]{7} ".*"\); update the checkpoint$/ : /^\*\*\/\*\.md matches no file; update the checkpoint$/);
           return expect(found?.evidence?.sha).toBe(removal?.sha);
+        }
+        if (pattern) {
+          // A pattern's newest removal and its newest other change, each: one hides neither.
+          const gone = removes(TESTS[entry]!);
+          const both = [scan(commits, TESTS[entry]!, skip, gone), scan(commits, TESTS[entry]!, skip, (ch) => !gone(ch))].filter((x) => x !== undefined);
+          const named = findings.filter((f) => f.path === `context_primer.generated_files[${i}]`);
+          if (both.length) return expect(named.map((f) => f.evidence?.sha)).toEqual(both.map((x) => x.sha));
         }
         // Nothing it knew changed: the newest addition of a file it gained that is here is a note.
         const note = !expected && gain.newest !== undefined;

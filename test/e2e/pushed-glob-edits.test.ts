@@ -8,7 +8,7 @@
 // committed); in the rest its verdict is what that hook runs, doctor on the pushed range, asked
 // in-process (judgedPush, which then pushes past the hook when it passes).
 import { describe, expect, it } from 'vitest';
-import { runCli } from '../helpers/in-process.js';
+import { generatedFileFindings, runCli } from '../helpers/in-process.js';
 import { commitAll, git, gitTry, read, write, headSha } from '../helpers/repo.js';
 import { handKept, judgedPush, published } from '../helpers/published.js';
 
@@ -297,5 +297,45 @@ describe('pushes that edit no file the glob knew go through', () => {
     commitAll(dir, 'checkpoint: api reopened', '2026-12-01T10:00:04Z');
     await judgedThrough(dir);
     await refusesKnownEdit(dir);
+  });
+});
+
+describe("a removal of one of a pattern's files, then an edit of another (red team 61a, 02)", () => {
+  const files = async (dir: string) => (await generatedFileFindings(dir)).map((f) => [f.level, f.message.replace(/ \([0-9a-f]{7} .*/, '')]);
+
+  it("a brace entry's literal alternative deleted is named beside the edit, and still missing after the re-save the edit asks for, in the work tree and at push", async () => {
+    const dir = published('api', handKept(['src/{a,b}.ts — both halves of the adapter']), FILES);
+    const base = headSha(dir);
+    git(dir, ['rm', '-q', 'src/a.ts']);
+    const drop = commitAll(dir, 'Drop the a half').slice(0, 7);
+    write(dir, 'src/b.ts', 'export const b = 2;\n');
+    commitAll(dir, 'Tune b');
+    expect(await files(dir)).toEqual([
+      ['warning', 'src/a.ts (matched by src/{a,b}.ts) was deleted after the checkpoint was written'],
+      ['warning', 'src/b.ts (matched by src/{a,b}.ts) changed after the checkpoint was written'],
+    ]);
+    const before = await blocking(dir, `${base}..HEAD`);
+    for (const engine of ENGINES) expect(before[engine]!.map((m) => m.replace(/ \([0-9a-f]{7} .*/, '')), engine).toEqual(['src/a.ts (matched by src/{a,b}.ts) was deleted after the checkpoint was written', 'src/b.ts (matched by src/{a,b}.ts) changed after the checkpoint was written']);
+    // The re-save the edit's finding asks for dates the deletion before the save: the named file is still missing.
+    await runCli(dir, ['update', 'api', '--progress_summary=re-read src/b.ts; a half dropped?']);
+    commitAll(dir, 'checkpoint: re-read b');
+    const missing = `src/a.ts is missing: deleted in ${drop} "Drop the a half"; update the checkpoint (or restore the file)`;
+    expect(await files(dir)).toEqual([['warning', missing]]);
+    const found = await blocking(dir, `${base}..HEAD`);
+    for (const engine of ENGINES) expect(found[engine], engine).toEqual([missing]);
+  });
+
+  it("a glob's match deleted is named beside an edit of another match: drift for a complete skill too, whose edits are advice", async () => {
+    for (const status of ['in_progress', 'complete']) {
+      const dir = published('api', handKept(GLOB, { status, ...(status === 'complete' ? { next_actions: [] } : {}) }), FILES);
+      git(dir, ['rm', '-q', 'src/gen/types.ts']);
+      commitAll(dir, 'Drop the generated types');
+      write(dir, 'src/gen/client.ts', 'export const client = 2;\n');
+      commitAll(dir, 'Regenerate the client');
+      expect(await files(dir), status).toEqual([
+        ['warning', 'src/gen/types.ts (matched by src/gen/*.ts) was deleted after the checkpoint was written'],
+        [status === 'complete' ? 'advice' : 'warning', 'src/gen/client.ts (matched by src/gen/*.ts) changed after the checkpoint was written'],
+      ]);
+    }
   });
 });
