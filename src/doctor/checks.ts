@@ -15,7 +15,7 @@ import { fieldPlaces, listEntries } from '../protocol/field-places.js';
 import { shellQuote } from '../install/driver-command.js';
 import type { Finding } from './types.js';
 import { lookupVerified, type Evidence } from './evidence.js';
-import { mayPrecedeUnzonedSave, queuedAt, toSeconds, UNZONED_SAVE } from './instants.js';
+import { mayPrecedeUnzonedSave, queuedAt, toSeconds, unzonedSave, type Unzoned } from './instants.js';
 import { broughtInBy, descendsFrom } from './after.js';
 import { actionLandings } from './follow-ups.js';
 import { waitLandings } from './blocker-waits.js';
@@ -140,7 +140,7 @@ export interface FileContext {
   /** How far back (seconds; 0: all of HEAD's history) a missing file the walk does not explain was searched for its removal; undefined: not searched. */
   removalsSince?: number;
   /** The file writes updated_at without its zone (savedWithoutZone). */
-  unzoned?: boolean;
+  unzoned?: Unzoned;
   /** Whether a file holds now the blob it held at the save (net-change.ts): commits that changed it back are no drift. */
   sameAsSaved?: SameAsSaved;
   /** Whether a commit's edit of a file only touched line endings or trailing whitespace (cosmetic.ts): no drift. */
@@ -739,7 +739,7 @@ export function checkGeneratedFiles(cp: Checkpoint, ctx: FileContext): (uncommit
         const unzoned = mayPrecedeUnzonedSave(ctx.unzoned, cp.updated_at, change.commit.time);
         findings.push({
           ...base, level: unzoned ? 'advice' : changed, path,
-          message: `${shown(change.file)} (matched by ${shown(target.text)}) changed after the checkpoint was written (${short(change.commit.sha)} ${quoted(change.commit.subject)}, ${dated(change.commit, after)}); re-read it${unzoned ? UNZONED_SAVE : ''}`,
+          message: `${shown(change.file)} (matched by ${shown(target.text)}) changed after the checkpoint was written (${short(change.commit.sha)} ${quoted(change.commit.subject)}, ${dated(change.commit, after)}); re-read it${unzoned ? unzonedSave(ctx.unzoned!) : ''}`,
           evidence: { file: change.file, sha: change.commit.sha, date: iso(change.commit.time) },
         });
       } else if (added.size && !removal) {
@@ -777,7 +777,7 @@ export function checkGeneratedFiles(cp: Checkpoint, ctx: FileContext): (uncommit
       const unzoned = mayPrecedeUnzonedSave(ctx.unzoned, cp.updated_at, change.commit.time);
       findings.push({
         ...base, level: prose || unzoned ? 'advice' : changed, path,
-        message: `${named} changed after the checkpoint was written (${short(change.commit.sha)} ${quoted(change.commit.subject)}, ${dated(change.commit, after)}); re-read it${unzoned ? UNZONED_SAVE : ''}`,
+        message: `${named} changed after the checkpoint was written (${short(change.commit.sha)} ${quoted(change.commit.subject)}, ${dated(change.commit, after)}); re-read it${unzoned ? unzonedSave(ctx.unzoned!) : ''}`,
         evidence: { file: rel, sha: change.commit.sha, date: iso(change.commit.time) },
       });
     } else findings.push({ dirty: rel, path, ...(prose ? { prose } : {}) });

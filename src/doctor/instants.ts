@@ -8,7 +8,7 @@
 // sends the next session to redo merged work, silently. Where the commit that recorded the
 // instant has that commit in its history, the graph says it came first (after.ts, the tie).
 import type { Checkpoint } from '../protocol/types.js';
-import { hasNoZone, instantMs } from '../protocol/instant.js';
+import { hasNoZone, instantMs, isDay } from '../protocol/instant.js';
 
 /** The second an ISO instant falls in (NaN when it does not parse); a time without its zone is read as UTC, as everywhere. */
 export function toSeconds(iso: string): number {
@@ -16,24 +16,38 @@ export function toSeconds(iso: string): number {
 }
 
 /**
- * Whether a commit at `commitTime`, dated after a save stamped without its zone (`unzoned`: as the
- * file writes it, savedWithoutZone; `updatedAt` is read as UTC), may yet have come
- * before it: read as UTC, such a stamp stands for an instant up to twelve hours later (a writer at
- * UTC-12; New York's `datetime.now()` five). A change there is not shown to be drift, so it is
- * said without blocking a push (UNZONED_SAVE says why).
+ * How a save's updated_at, as its file writes it, leaves its instant open (savedWithoutZone):
+ * `time`, a time without its zone ("2026-12-05T09:00:00", read as UTC); `day`, a day alone
+ * ("2026-12-05", read as its start in UTC).
  */
-export function mayPrecedeUnzonedSave(unzoned: boolean | undefined, updatedAt: string, commitTime: number): boolean {
-  return unzoned === true && commitTime < toSeconds(updatedAt) + 12 * 3600;
+export type Unzoned = 'time' | 'day';
+
+/**
+ * Whether a commit at `commitTime`, dated after a save stamped without its zone (`unzoned`: as the
+ * file writes it, savedWithoutZone; `updatedAt` is read as UTC), may yet have come before it. Read
+ * as UTC, a zone-less time stands for an instant up to twelve hours later (a writer at UTC-12; New
+ * York's `datetime.now()` five); a day, for any instant of it (a change committed that morning
+ * and saved that evening is in the save). A change there is not shown to be drift, so it is said
+ * without blocking a push (unzonedSave says why); one on a later day is drift.
+ */
+export function mayPrecedeUnzonedSave(unzoned: Unzoned | undefined, updatedAt: string, commitTime: number): boolean {
+  if (unzoned === undefined) return false;
+  return commitTime < toSeconds(updatedAt) + (unzoned === 'day' ? 24 : 12) * 3600;
 }
 
-/** Whether a checkpoint's updated_at, as its file writes it, has no zone (its readable view reads it as UTC). */
-export function savedWithoutZone(doc: unknown): boolean {
+/** How a checkpoint's updated_at, as its file writes it, leaves its instant open (its readable view reads it as UTC), if it does. */
+export function savedWithoutZone(doc: unknown): Unzoned | undefined {
   const at = doc !== null && typeof doc === 'object' ? (doc as { updated_at?: unknown }).updated_at : undefined;
-  return typeof at === 'string' && hasNoZone(at);
+  if (typeof at !== 'string') return undefined;
+  return hasNoZone(at) ? 'time' : isDay(at) ? 'day' : undefined;
 }
 
 /** What a change `mayPrecedeUnzonedSave` is told with. */
-export const UNZONED_SAVE = '; updated_at has no time zone, so this may have come before the save (write updated_at with its zone)';
+export function unzonedSave(unzoned: Unzoned): string {
+  return unzoned === 'day'
+    ? '; updated_at is a day, not an instant, so this change that day may have come before the save (write updated_at as the instant of the save, with its zone)'
+    : '; updated_at has no time zone, so this may have come before the save (write updated_at with its zone)';
+}
 
 /** Whether a commit at `commitTime` (whole seconds) counts as made after a write in second `writtenSec`. */
 export function committedAfter(commitTime: number, writtenSec: number): boolean {

@@ -21,7 +21,7 @@ import { linkedDirs } from './tip-dirs.js';
 import { filesAt, sameInTexts, unvouched } from './net-change.js';
 import { cosmeticChanges, editsInPlace, MAX_ASKED_PER_FILE } from './cosmetic.js';
 import { datedFromWords, datedSanely, NO_EVIDENCE, type Evidence } from './evidence.js';
-import { committedAfter, mayPrecedeUnzonedSave, savedWithoutZone, toSeconds, UNZONED_SAVE } from './instants.js';
+import { committedAfter, mayPrecedeUnzonedSave, savedWithoutZone, toSeconds, unzonedSave, type Unzoned } from './instants.js';
 import { readable, type Loaded } from '../read/load.js';
 import type { PushRange } from './push.js';
 import { dateQueuedActions, recordedInstants } from './queued.js';
@@ -189,7 +189,10 @@ async function judgeTip(root: string, now: Date, repo: Evidence, tip: string, co
     return r ? [{ rel: l.path, cp: r.checkpoint }] : [];
   }), now, 'auto', history);
   const valid = sane.files;
-  const unzoned = new Set(loaded.flatMap((l) => (l.file && savedWithoutZone(l.file.value) ? [l.path] : [])));
+  const unzoned = new Map(loaded.flatMap((l) => {
+    const loose = l.file ? savedWithoutZone(l.file.value) : undefined;
+    return loose === undefined ? [] : [[l.path, loose] as const];
+  }));
   // An invalid or conflicted checkpoint blocks when the push carries it (changes that file).
   for (const l of loaded) {
     const carried = touched.has(l.path);
@@ -247,7 +250,7 @@ async function judgeTip(root: string, now: Date, repo: Evidence, tip: string, co
   // started after it (from the work tree's later save, not committed yet; the walk_days bound) or a
   // shallow clone's boundary may hide some.
   const walkSince = (sec: number) => isHead && !repo.shallow && repo.walkedSince !== undefined && repo.walkedSince <= sec;
-  for (const { rel, cp } of valid) out.push(...(await checkTipFiles(root, history, trees, tip, cp, rel, { commits: own, atHead, head: repo.head?.sha ?? null, madeAfter, headMadeAfter: repo.madeAfter, walkSince, unzoned: unzoned.has(rel), untracked, savedIn }, touched, where)));
+  for (const { rel, cp } of valid) out.push(...(await checkTipFiles(root, history, trees, tip, cp, rel, { commits: own, atHead, head: repo.head?.sha ?? null, madeAfter, headMadeAfter: repo.madeAfter, walkSince, unzoned: unzoned.get(rel), untracked, savedIn }, touched, where)));
   return out;
 }
 
@@ -304,7 +307,7 @@ interface Seen {
   /** Whether `atHead` holds every commit of the tip's history since instant `sec`. */
   walkSince: (sec: number) => boolean;
   /** The tip's file writes updated_at without its zone (savedWithoutZone). */
-  unzoned?: boolean;
+  unzoned?: Unzoned;
   /** untrackedHere of a file, for HEAD (judgePushedTips asks once a run). */
   untracked: (file: string) => Promise<Untracked | 'not-a-file' | undefined>;
   /** The commit in the tip's history that recorded the save `sec` of the checkpoint at `rel`, when known (judgeTip). */
@@ -443,7 +446,7 @@ async function checkTipFiles(root: string, history: GitHistory, trees: TipTrees,
     const unzoned = mayPrecedeUnzonedSave(seen.unzoned, cp.updated_at, change.time);
     out.splice(at, 0, {
       ...base, level: unzoned ? 'advice' : 'warning', path,
-      message: `${file} changed after the checkpoint was written (${short(change.sha)} ${quoted(change.subject)}); re-read it${unzoned ? UNZONED_SAVE : ''}${where}`,
+      message: `${file} changed after the checkpoint was written (${short(change.sha)} ${quoted(change.subject)}); re-read it${unzoned ? unzonedSave(seen.unzoned!) : ''}${where}`,
       evidence: { file, sha: change.sha },
     });
   }
@@ -546,7 +549,7 @@ async function tipPatternChanged(root: string, history: GitHistory, tip: string,
       ...finding, level: unzoned ? 'advice' : 'warning', path,
       message: change.gone
         ? `${shown(change.file)} is missing${change.to === null ? '' : `: renamed to ${shown(change.to)}`} in ${by}; update the checkpoint${where}`
-        : `${shown(change.file)} changed after the checkpoint was written (${by}); re-read it${unzoned ? UNZONED_SAVE : ''}${where}`,
+        : `${shown(change.file)} changed after the checkpoint was written (${by}); re-read it${unzoned ? unzonedSave(seen.unzoned!) : ''}${where}`,
       evidence: { file: change.file, sha: change.commit.sha, ...(change.gone ? { missing: true } : {}) },
     }];
   });

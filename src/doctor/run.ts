@@ -137,7 +137,10 @@ async function doctor(opts: DoctorOptions): Promise<DoctorReport> {
   // A file whose only errors are hand-written slips is checked as status, next and resume read it.
   const readOnes = loaded.flatMap((l) => readable(l)?.checkpoint ?? []);
   // Skills whose file stamps updated_at without its zone: read as UTC, the save may be hours later.
-  const unzoned = new Set(loaded.flatMap((l) => (l.file && savedWithoutZone(l.file.value) ? [l.skill] : [])));
+  const unzoned = new Map(loaded.flatMap((l) => {
+    const loose = l.file ? savedWithoutZone(l.file.value) : undefined;
+    return loose === undefined ? [] : [[l.skill, loose] as const];
+  }));
   // Each checkpoint's repo-relative path, worked out once (every check asks for it).
   const rels = new Map<string, string>();
   for (const l of loaded) if (!rels.has(l.skill)) rels.set(l.skill, repoPath(opts.root, l.path));
@@ -218,7 +221,7 @@ async function doctor(opts: DoctorOptions): Promise<DoctorReport> {
   // Every check runs before the work tree's answer is awaited: git reports it meanwhile.
   const perCheckpoint = checkpoints.map((cp, i) => ({
     before: [...checkProjectDir(cp, opts.root, evidence.history !== null, exists), ...checkStaleness(cp, opts.now)],
-    files: checkGeneratedFiles(cp, { root: opts.root, evidence, checkpointRel: cpRel(cp), exists, outside: outsideCheckout, inIndex, headFolded, removalsSince, unzoned: unzoned.has(cp.skill) }),
+    files: checkGeneratedFiles(cp, { root: opts.root, evidence, checkpointRel: cpRel(cp), exists, outside: outsideCheckout, inIndex, headFolded, removalsSince, unzoned: unzoned.get(cp.skill) }),
     after: [...checkLandedWork(cp, evidence, relOf(cp.skill)!), ...verified[i]!],
   }));
   const dirty = await evidence.uncommitted;
@@ -247,7 +250,7 @@ async function doctor(opts: DoctorOptions): Promise<DoctorReport> {
   const sames = new Map<number, SameAsSaved>();
   const recheck = (i: number) => {
     const cp = checkpoints[i]!;
-    return checkGeneratedFiles(cp, { root: opts.root, evidence, checkpointRel: cpRel(cp), exists, outside: outsideCheckout, inIndex, headFolded, removalsSince, unzoned: unzoned.has(cp.skill), sameAsSaved: sames.get(i), cosmetic: cosmeticOf(cosmetic) })(edited, unsure, untracked, ignored);
+    return checkGeneratedFiles(cp, { root: opts.root, evidence, checkpointRel: cpRel(cp), exists, outside: outsideCheckout, inIndex, headFolded, removalsSince, unzoned: unzoned.get(cp.skill), sameAsSaved: sames.get(i), cosmetic: cosmeticOf(cosmetic) })(edited, unsure, untracked, ignored);
   };
   // Answers about commits and blobs are kept in .git/checkpoint, but not for an engine asked for by name: that one is exercised.
   const keep = (opts.engine ?? 'auto') === 'auto';

@@ -80,6 +80,11 @@ export function isIsoInstant(value: unknown): value is string {
 /** A date and a time with no zone, a T or a space between: how people write an instant by hand. */
 const NO_ZONE = /^(\d{4}-\d{2}-\d{2})[Tt ](\d{2}:\d{2}(?::\d{2}(?:\.\d+)?)?)$/;
 
+/** A calendar day alone ("2026-12-05"), as people date a save by hand: one the calendar has. */
+export function isDay(value: string): boolean {
+  return /^\d{4}-\d{2}-\d{2}$/.test(value) && isIsoInstant(`${value}T00:00:00Z`);
+}
+
 /** Whether a time is written without its zone ("2026-11-02T14:05:00.123456", Python's datetime.now().isoformat()). */
 export function hasNoZone(value: string): boolean {
   return NO_ZONE.test(value);

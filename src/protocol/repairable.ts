@@ -167,8 +167,10 @@ function slips(doc: Obj, errors: readonly Issue[], numberText: NumberText, fileS
     const slip = instantSlip(doc[field], field);
     if (slip) notes.push(field === 'created_at'
       ? { path: field, problem: slip.problem, fix: `--created_at=${slip.instant}`, instant: slip.instant }
-      // Every write stamps updated_at (update refuses to set it): any update fixes it.
-      : { path: field, problem: slip.problem, fix: null, byHand: `write updated_at as "${slip.instant}" (any \`checkpoint update\` stamps it anew)`, instant: slip.instant, anyWrite: true });
+      // Every write stamps updated_at (update refuses to set it): any update fixes it. A day's
+      // start, pasted, would date every change made that day before the save after it: drift
+      // that blocks a push, where the day alone is only advice (doctor/instants.ts).
+      : { path: field, problem: slip.problem, fix: null, byHand: slip.day === undefined ? `write updated_at as "${slip.instant}" (any \`checkpoint update\` stamps it anew)` : `write updated_at as the instant of the save, with its zone, or else the day's end, "${slip.day}T23:59:59Z" (its start would date that day's changes after the save; any \`checkpoint update\` stamps it anew)`, instant: slip.instant, anyWrite: true });
   }
   for (const log of DATED_LOGS) {
     const entries = doc[log];
@@ -419,9 +421,9 @@ const LOOSE_INSTANT = /^(\d{4}-\d{2}-\d{2})(?:([Tt ])(\d{2}:\d{2})(:\d{2}(?:\.\d
  * A time at `path` written as people do rather than as an instant: a calendar day ("2026-08-30",
  * that day's start), a time without a zone ("2026-09-14 09:12", read as UTC, as every machine
  * reads it alike), or a space for the T. Null for an instant, or for anything else (a day that
- * does not exist, prose): that needs repair.
+ * does not exist, prose): that needs repair. `day`: the date, for a day written alone.
  */
-function instantSlip(v: unknown, path: string): { problem: string; instant: string } | null {
+function instantSlip(v: unknown, path: string): { problem: string; instant: string; day?: string } | null {
   if (typeof v !== 'string' || isIsoInstant(v)) return null;
   const m = LOOSE_INSTANT.exec(v);
   if (!m || (m[3] === undefined && m[5] !== undefined)) return null;
@@ -437,7 +439,7 @@ function instantSlip(v: unknown, path: string): { problem: string; instant: stri
       : sep === ' '
         ? `${what} has a space where ISO-8601 puts T${zone === 'z' ? ', and a lowercase z' : ''}`
         : `${what} is written with a lowercase ${lower} (ISO-8601 as the protocol writes it: T and Z)`;
-  return { problem, instant };
+  return { problem, instant, ...(hm === undefined ? { day: date! } : {}) };
 }
 
 /** The slip of action object `a` at next_actions[i], if any: no usable text (read as its words), a done_when that is not a string. */

@@ -2,7 +2,7 @@
 // machines in different zones agree on staleness, order and drift. Date.parse alone would read it
 // in the machine's own zone.
 import { afterEach, describe, expect, it } from 'vitest';
-import { assertBuilt, cleanup, cli, commitAll, makeRepo, write } from '../helpers/repo.js';
+import { assertBuilt, cleanup, cli, commitAll, headSha, makeRepo, write } from '../helpers/repo.js';
 
 const dirs: string[] = [];
 afterEach(() => dirs.splice(0).forEach(cleanup));
@@ -69,5 +69,38 @@ describe('a time written without its zone', () => {
       expect.objectContaining({ level: 'advice', path: 'context_primer.generated_files[0]', message: expect.stringMatching(/^src\/near\.ts changed after the checkpoint was written .*; re-read it; updated_at has no time zone, so this may have come before the save \(write updated_at with its zone\)$/) }),
       expect.objectContaining({ level: 'warning', path: 'context_primer.generated_files[1]', message: expect.not.stringContaining('time zone') }),
     ]);
+  });
+
+  it("a day alone (\"2026-12-05\"): a change committed that day may be in the save, advice that blocks no push; one on a later day is drift; the fix by hand is not the day's start (red team 61a, 03)", () => {
+    assertBuilt();
+    const dir = makeRepo();
+    dirs.push(dir);
+    const day = new Date(Date.now() - 4 * 86_400_000).toISOString().slice(0, 10);
+    const next = new Date(Date.now() - 3 * 86_400_000).toISOString().slice(0, 10);
+    write(dir, 'src/near.ts', 'one\n');
+    write(dir, 'src/far.ts', 'one\n');
+    commitAll(dir, 'gen', `${day}T06:00:00Z`);
+    const base = headSha(dir);
+    write(dir, 'src/near.ts', 'two\n');
+    commitAll(dir, 'edit near in the morning', `${day}T09:00:00Z`);
+    // Dated by hand, as a day; saved and committed that evening, the morning's edit in its history.
+    write(dir, '.checkpoints/api.checkpoint.json', JSON.stringify({
+      protocol_version: '1.1', skill: 'api', project: 'demo', project_dir: dir, created_at: `${day}T08:30:00Z`, updated_at: day,
+      phase: 'build', step: 'gen', status: 'in_progress', progress_summary: 'Generating (~8.0 min a run).',
+      context_primer: { generated_files: ['src/near.ts', 'src/far.ts — regenerated nightly'] }, next_actions: ['Write tests'],
+    }, null, 2));
+    commitAll(dir, 'checkpoint: gen half done', `${day}T17:00:00Z`);
+    write(dir, 'src/far.ts', 'two\n');
+    commitAll(dir, 'edit far next morning', `${next}T08:00:00Z`);
+    const doctor = JSON.parse(cli(dir, ['doctor', '--json', '--fail-on-warnings', '--pushed', `${base}..HEAD`]).stdout) as { findings: { check: string; level: string; path: string; message: string; blocks?: boolean }[] };
+    const files = doctor.findings.filter((f) => f.path.startsWith('context_primer.generated_files'));
+    expect(files.map((f) => [f.path, f.level, Boolean(f.blocks)])).toEqual([
+      ['context_primer.generated_files[0]', 'advice', false],
+      ['context_primer.generated_files[1]', 'warning', true],
+    ]);
+    expect(files[0]!.message).toMatch(/; updated_at is a day, not an instant, so this change that day may have come before the save \(write updated_at as the instant of the save, with its zone\)$/);
+    const byHand = doctor.findings.find((f) => f.check === 'schema' && /by hand/.test(f.message))!.message;
+    expect(byHand).toContain(`or else the day's end, "${day}T23:59:59Z"`);
+    expect(byHand).not.toContain(`"${day}T00:00:00Z"`);
   });
 });
