@@ -234,7 +234,7 @@ export const TOOLS: ToolSpec[] = [
     command: 'update',
     title: 'Change a checkpoint',
     description:
-      'Merge new state into a checkpoint (created if missing), stamped and validated, under the skill\'s lock. Operations as `checkpoint update`: op "set" replaces (objects merge into objects), "append" adds to a list (recently_done: in front, as newest); value is any JSON; with json: true, JSON text kept exactly as written (for integers past 2^53, which JSON-RPC may round).',
+      'Merge new state into a checkpoint (created if missing), stamped and validated, under the skill\'s lock. Operations as `checkpoint update`: op "set" replaces (objects merge into objects; over a list with entries only a list), "append" adds to a list (recently_done: in front, as newest); value is any JSON; with json: true, JSON text kept exactly as written (for integers past 2^53, which JSON-RPC may round).',
     readOnly: false,
     destructive: true,
     shape: {

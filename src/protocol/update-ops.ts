@@ -3,14 +3,15 @@
 import deepmerge from 'deepmerge';
 import { CheckpointError } from '../errors.js';
 import { quoted, shown } from '../one-line.js';
-import { PLACEHOLDER, placeholder, shellQuote } from '../shell-words.js';
-import { FORBIDDEN_KEYS, policyFor, type LogPolicy } from './fields.js';
+import { pasteArg, PLACEHOLDER, placeholder, shellQuote } from '../shell-words.js';
+import { FORBIDDEN_KEYS, policyFor, PROTOCOL_FIELDS, type LogPolicy } from './fields.js';
 import { recordedText, rekeyItems } from './format.js';
 import { JsonNumberRangeError, JsonSyntaxError, literalPlace, NAME_SUFFIX, parseJson, POSITION_ROOT, positionKey, type ItemKeyCache, type LiteralTexts } from './json.js';
 import type { JsonObject, JsonValue } from './types.js';
 import { printedKey } from './path.js';
 import { CLI_SPELLING, type OpSpelling } from './op-spelling.js';
 import { runsOldestFirst } from './rotation.js';
+import { fitsProtocolField, fitsSchemaAt } from './validate.js';
 
 export interface UpdateOp {
   /** Object keys, or array indices written as digits. */
@@ -253,6 +254,7 @@ export function applyUpdateOps(
         placed.push({ op, at: [...at, slot, (next as JsonValue[]).length - 1] });
       }
     } else {
+      if (op.plain || op.spelling.caller === 'mcp') refuseListDropped(op, current);
       next = isPlainObject(current) && isPlainObject(op.value) ? mergeObjects(current, op.value) : op.value;
       placed.push({ op, at: [...at, slot], ...(current !== undefined && { was: current }) });
     }
@@ -359,6 +361,48 @@ function unchangedNumber(before: LiteralTexts | undefined, places: readonly stri
 function inFront(path: readonly string[], list: readonly JsonValue[]): boolean {
   const policy = policyFor(path);
   return policy.kind === 'log' && policy.order === 'newest-first' && !runsOldestFirst(list, policy as LogPolicy);
+}
+
+/**
+ * A set that would put something other than a list where a list stands: the "+" forgotten
+ * (`--merged_prs=104` over [101, 102, 103]) would drop every entry, and no command drops a
+ * record. Refused for a list with entries, and for a protocol list (next_actions) whose items the
+ * value could be; a merged object is looked into key by key. Only for an op not typed on purpose:
+ * plain text on the command line (`:json` sets any type), and every MCP set, which has no other form.
+ */
+function refuseListDropped(op: UpdateOp, current: JsonValue | undefined): void {
+  const find = (here: JsonValue | undefined, v: JsonValue, at: string[]): { at: string[]; v: JsonValue; entries: number } | null => {
+    if (Array.isArray(v)) return null;
+    if (Array.isArray(here) && here.length) return { at, v, entries: here.length };
+    if (isPlainObject(here) && isPlainObject(v)) {
+      for (const k of Object.keys(v)) {
+        const found = find(own(here, k), v[k]!, [...at, k]);
+        if (found) return found;
+      }
+      return null;
+    }
+    // An empty or missing protocol list: the value is one of its items, as `+=` would add it.
+    const field = at.length === 1 && PROTOCOL_FIELDS.includes(at[0]!) ? at[0]! : '';
+    if (field && (here === undefined || Array.isArray(here)) && fitsProtocolField(field, []) && !fitsProtocolField(field, v) && fitsSchemaAt(`#/properties/${field}/items`, v)) return { at, v, entries: 0 };
+    return null;
+  };
+  const found = find(current, op.value, op.path);
+  if (!found) return;
+  const at = pathText(found.at);
+  const spell = op.spelling;
+  const text = typeof found.v === 'string' ? quoted(found.v) : shown(JSON.stringify(found.v));
+  const what = found.entries ? `is a list of ${found.entries} entr${found.entries === 1 ? 'y' : 'ies'}; this would replace ${found.entries === 1 ? 'it' : 'them all'} with ${text}` : `is a list; this would make it ${text}`;
+  throw usage(op.given, `${at} ${what}`, `to add an entry: ${appendOp(spell, at, found.v, op.plain === true && typeof found.v === 'string')}; to replace the whole list: ${spell.caller === 'cli' ? (pasteArg(`--${at}`) === `--${at}` ? `--${at}:json='[...]'` : pasteArg(`--${at}:json=[...]`)) : spell.op(at, 'set', '[...]')}; the checkpoint was not changed`);
+}
+
+/** The append a forgotten "+" meant, as the caller would send it: `--next_actions+='Write the tests'`, a long value left as "…". */
+function appendOp(spell: OpSpelling, path: string, value: JsonValue, plain: boolean): string {
+  const text = plain ? (value as string) : JSON.stringify(value);
+  if (spell.caller === 'mcp') return text.length > 80 ? spell.op(path, 'append', '…', 'text') : spell.op(path, 'append', text);
+  const head = `--${path}+${plain ? '' : ':json'}`;
+  if (text.length > 80) return `${pasteArg(head)}=…`;
+  // The flag's head as typed where the shell needs no quotes there, the value quoted as one word.
+  return pasteArg(head) === head ? `${head}=${pasteArg(text)}` : pasteArg(`${head}=${text}`);
 }
 
 /** Top-level fields the protocol holds as one text each (the stamped two are refused before): an append to one is a mistake, not a list to start. */

@@ -167,6 +167,26 @@ describe('checkpoint mcp: update never changes a number on the way', () => {
     expect(readFileSync(join(dir, FILE), 'utf8')).toBe(before);
   });
 
+  it('a set over a list with entries (op "append" left out) is refused with the append to send, as the CLI refuses --list=text; a list sent replaces it (red team 12-07)', async () => {
+    const dir = repo();
+    const before = messy(dir);
+    const answers = await pipe(dir, [
+      toolCall(1, 'update', { skill: 'api', ops: [{ path: 'next_actions', value: 'Write the tests' }] }),
+      toolCall(2, 'update', { skill: 'api', ops: [{ path: 'context_primer', value: { generated_files: 'src/y.ts' } }] }),
+    ]);
+    const texts = byOrder(answers).map((a) => {
+      expect(a.result?.isError, JSON.stringify(a)).toBe(true);
+      return a.result!.content[0]!.text;
+    });
+    expect(texts[0]).toBe('checkpoint: ops[0] (set "next_actions"): next_actions is a list of 2 entries; this would replace them all with "Write the tests"; hint: to add an entry: {"path": "next_actions", "op": "append", "value": "Write the tests"}; to replace the whole list: {"path": "next_actions", "value": [...]}; the checkpoint was not changed');
+    // Inside an object merged into an object, key by key.
+    expect(texts[1]).toMatch(/^checkpoint: ops\[0\] \(set "context_primer"\): context_primer\.generated_files is a list of 2 entries; .*hint: to add an entry: \{"path": "context_primer\.generated_files", "op": "append", "value": "src\/y\.ts"\}/);
+    expect(readFileSync(join(dir, FILE), 'utf8')).toBe(before);
+    const replaced = await pipe(dir, [toolCall(1, 'update', { skill: 'api', ops: [{ path: 'next_actions', value: ['Write the tests'] }] })]);
+    expect(replaced[0]!.result!.isError, JSON.stringify(replaced[0])).toBeFalsy();
+    expect(JSON.parse(readFileSync(join(dir, FILE), 'utf8')).next_actions).toEqual(['Write the tests']);
+  });
+
   it('"json": true with a value that is not a string, or not JSON, is one E_USAGE tool error; the file stays byte-identical', async () => {
     const dir = repo();
     const before = messy(dir);
