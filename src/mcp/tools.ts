@@ -4,6 +4,7 @@ import { z } from './sdk.js';
 import { CAPSULE_FIELDS, capsuleFieldsText } from '../protocol/capsule.js';
 import { MAX_JSON_DEPTH, tooDeepAt } from '../protocol/json.js';
 import type { JsonValue } from '../protocol/types.js';
+import { pathRoundTrips } from '../protocol/update-flag.js';
 import { CheckpointError } from '../errors.js';
 import { joinPath } from '../protocol/path.js';
 import { FORBIDDEN_KEYS } from '../protocol/fields.js';
@@ -38,13 +39,13 @@ const cwd = z.string().optional().describe('absolute path of the project (or wor
 const skill = z.string().describe('skill name (file .checkpoints/<skill>.checkpoint.json)');
 const engine = z.enum(['auto', 'native', 'isomorphic']).optional().describe('git history engine');
 // A path is judged by `checkpoint update`'s own grammar (a.b.1.c, or bracketed as conflicts show
-// keys: a["key.with dots"][1]), forbidden keys included. Refused here only what would not come
-// back out of the flag as the same path: an "=" ends the path in `--path=value`, and a trailing
-// "+" or ":json" would be read as the flag's own operator.
+// keys: a["key.with dots"][1], a["mode=fast"]), forbidden keys included. Refused here only what
+// would not come back out of the flag as the same path (update-flag.ts): an "=" outside brackets
+// ends the path in `--path=value`, and a trailing "+" or ":json" would be read as the flag's own operator.
 const fieldPath = z
   .string()
   .min(1)
-  .refine((p) => !p.includes('=') && !/(\+|:json)$/.test(p), 'a path like a.b, a[1].b or a["k.j"] that holds no "=" (nor ends in "+")');
+  .refine(pathRoundTrips, 'a path like a.b, a[1].b or a["k=j"]: any "=" inside brackets, no "+" at its end');
 // A value is passed on as it arrived and judged where the CLI judges `--path:json=<text>`
 // (forbidden keys, depth, numbers). A zod record would copy it by assignment, and
 // `o["__proto__"] = v` sets a prototype: an own `__proto__` key would vanish instead of being refused.

@@ -11,6 +11,7 @@ import type { JsonObject, JsonValue } from './types.js';
 import { printedKey } from './path.js';
 import { CLI_SPELLING, type OpSpelling } from './op-spelling.js';
 import { runsOldestFirst } from './rotation.js';
+import { splitUpdateFlag } from './update-flag.js';
 import { fitsProtocolField, fitsSchemaAt } from './validate.js';
 
 export interface UpdateOp {
@@ -30,8 +31,6 @@ export interface UpdateOp {
   plain?: true;
 }
 
-// --path, then optional "+" (append), then optional ":json", then "=" and the value.
-const FLAG = /^--([^=]+?)(\+)?(:json)?=([\s\S]*)$/;
 // A dotted segment: letters and digits of any script (`café`, `größe`, `進捗`; combining marks after
 // the first), `_`, `$`, and `-` after the first, so it never reads as an option. Anything else
 // (spaces, quotes, shell syntax, format characters) is written in brackets: a["key"].
@@ -46,9 +45,10 @@ function usage(given: string, why: string, hint?: string, spelling: OpSpelling =
 
 /** One `--path=value` flag; `spelling` and `index` say how messages name it (the MCP tool's ops[index]). */
 export function parseUpdateFlag(flag: string, spelling: OpSpelling = CLI_SPELLING, index = 0): UpdateOp {
-  const m = FLAG.exec(flag);
-  if (!m) throw usage(shown(flag), 'expected --path=value');
-  const [, rawPath, plus, json, raw] = m as unknown as [string, string, string | undefined, string | undefined, string];
+  const parts = splitUpdateFlag(flag);
+  if (!parts) throw usage(shown(flag), 'expected --path=value');
+  const { path: rawPath, value: raw, json } = parts;
+  const plus = parts.plus ? '+' : undefined;
   const given = spelling.given(flag, index, rawPath, plus ? 'append' : 'set');
   // `--next_actions-=Third` reads as removal, but there is no -= : it would name a new field "next_actions-".
   if (rawPath.endsWith('-')) {

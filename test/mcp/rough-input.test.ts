@@ -319,15 +319,16 @@ describe('checkpoint mcp: edge cases get one clear answer', () => {
     expect(list!.error!.message).toMatch(/^checkpoint: \.checkpoints is a symlink to .*, outside the project; refused; hint: /);
   });
 
-  it('update reaches keys holding dots or other letters by the CLI\'s bracket paths; forbidden keys and "=" stay refused', async () => {
+  it('update reaches keys holding dots, "=" or other letters by the CLI\'s bracket paths; forbidden keys and "=" outside brackets stay refused', async () => {
     const dir = repo();
     messy(dir);
     const answers = await pipe(dir, [
-      toolCall(1, 'update', { skill: 'api', ops: [{ path: 'skill_state["a.b"]', value: 2 }, { path: 'skill_state["café"]', value: 'y' }, { path: 'progress_table[1].status', value: 'in_progress' }, { path: 'skill_state["new key (PR 12)"].n', value: 1 }] }),
+      toolCall(1, 'update', { skill: 'api', ops: [{ path: 'skill_state["a.b"]', value: 2 }, { path: 'skill_state["café"]', value: 'y' }, { path: 'progress_table[1].status', value: 'in_progress' }, { path: 'skill_state["new key (PR 12)"].n', value: 1 }, { path: 'skill_state["mode=fast"]', value: 'C' }] }),
     ]);
     expect(answers[0]!.result!.isError, JSON.stringify(answers[0])).toBeFalsy();
     const doc = JSON.parse(readFileSync(join(dir, FILE), 'utf8'));
-    expect(doc.skill_state).toEqual({ 'a.b': 2, café: 'y', 'new key (PR 12)': { n: 1 } });
+    // A key holding "=" is reached as conflicts print it (red team 12-07).
+    expect(doc.skill_state).toEqual({ 'a.b': 2, café: 'y', 'new key (PR 12)': { n: 1 }, 'mode=fast': 'C' });
     expect(doc.progress_table[1].status).toBe('in_progress');
     expect(readFileSync(join(dir, FILE), 'utf8')).toContain('"score": 8.0');
 
@@ -335,7 +336,7 @@ describe('checkpoint mcp: edge cases get one clear answer', () => {
     const before2 = messy(dir2);
     const refused = await pipe(dir2, [
       toolCall(1, 'update', { skill: 'api', ops: [{ path: 'skill_state["__proto__"].x', value: 1 }] }),
-      toolCall(2, 'update', { skill: 'api', ops: [{ path: 'skill_state["a=b"]', value: 1 }] }),
+      toolCall(2, 'update', { skill: 'api', ops: [{ path: 'skill_state.a=b', value: 1 }] }),
       toolCall(3, 'update', { skill: 'api', ops: [{ path: 'skill_state.x+', value: 1 }] }),
       toolCall(4, 'update', { skill: 'api', ops: [{ path: 'skill_state["a', value: 1 }] }),
     ]);
@@ -345,7 +346,7 @@ describe('checkpoint mcp: edge cases get one clear answer', () => {
       return a.result!.content[0]!.text;
     });
     expect(texts[0]).toMatch(/path segment "__proto__" is forbidden/);
-    expect(texts[1]).toMatch(/^checkpoint: invalid argument ops\.0\.path for tool update: a path like a.b, a\[1\].b or a\["k.j"\] that holds no "=" \(nor ends in "\+"\); hint: /);
+    expect(texts[1]).toMatch(/^checkpoint: invalid argument ops\.0\.path for tool update: a path like a.b, a\[1\].b or a\["k=j"\]: any "=" inside brackets, no "\+" at its end; hint: /);
     expect(texts[2]).toMatch(/^checkpoint: invalid argument ops\.0\.path for tool update/);
     expect(texts[3]).toMatch(/invalid path/);
     expect(readFileSync(join(dir2, FILE), 'utf8')).toBe(before2);

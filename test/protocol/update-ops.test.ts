@@ -412,6 +412,34 @@ describe('paths in any script', () => {
 });
 
 describe('paths written as conflicts show them', () => {
+  it('a key holding "=" is named in brackets as a conflict prints it, with every operator: the flag is split at the first "=" outside brackets (red team 12-07)', () => {
+    const doc = (): JsonObject => ({ skill_state: { 'mode=fast': 'A', 'x=y': ['old'] } });
+    expect(apply(doc(), '--skill_state["mode=fast"]=C').skill_state).toMatchObject({ 'mode=fast': 'C' });
+    expect(apply(doc(), '--skill_state["mode=fast"]:json={"a=b": 1}').skill_state).toMatchObject({ 'mode=fast': { 'a=b': 1 } });
+    expect(apply(doc(), '--skill_state["x=y"]+=new', '--skill_state["x=y"]+:json="[k]=v"').skill_state).toMatchObject({ 'x=y': ['old', 'new', '[k]=v'] });
+    // A "]" or an escaped quote inside the key does not end the brackets early; "=" after them is the value's.
+    expect(parseUpdateFlag('--a["b]=\\"=c"]=d=e')).toMatchObject({ path: ['a', 'b]="=c'], mode: 'set', value: 'd=e' });
+    // Brackets that never close are still named as a bad path, not as a flag with no "=".
+    expect(usageError(() => parseUpdateFlag('--a["b=1')).message).toMatch(/invalid path/);
+  });
+
+  it('any key written in the bracket-quoted form comes back as that key, with any operator and any value (property)', () => {
+    // The characters that could end a path early, among any other code points.
+    const char = fc.oneof(fc.constantFrom('=', '[', ']', '"', '\\', '+', ':', '.', ' ', '\n', '\u009b'), fc.string({ unit: 'binary', minLength: 1, maxLength: 1 }));
+    const key = fc.string({ unit: char, maxLength: 12 }).filter((k) => !['__proto__', 'prototype', 'constructor'].includes(k));
+    const text = fc.string({ unit: fc.constantFrom('=', '[', ']', '"', '\\', '+', ':', 'a', ' ', 'é'), maxLength: 10 });
+    fc.assert(
+      fc.property(key, fc.constantFrom('', '+', ':json', '+:json'), text, (k, op, value) => {
+        const raw = op.endsWith(':json') ? JSON.stringify(value) : value;
+        const parsed = parseUpdateFlag(`--skill_state[${JSON.stringify(k)}]${op}=${raw}`);
+        expect(parsed.path).toEqual(['skill_state', k]);
+        expect(parsed.mode).toBe(op.startsWith('+') ? 'append' : 'set');
+        if (!/^:json|^<[^<>\n]+>$/.test(value)) expect(parsed.value).toBe(value);
+      }),
+      { numRuns: 500 },
+    );
+  });
+
   it('a key holding a dot or a space is named in brackets, an index as [N]; forbidden keys stay forbidden however written', () => {
     const doc = { skill_state: { 'a.b': 1, 'x y': [0, 'old'] }, progress_table: [{ status: 'in_progress' }, { status: 'Done' }] } as unknown as JsonObject;
     const out = apply(structuredClone(doc), '--skill_state["a.b"]=2', '--skill_state["x y"][1]=new', '--progress_table[1].status=complete');

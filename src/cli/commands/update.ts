@@ -2,6 +2,7 @@ import { CheckpointError } from '../../errors.js';
 import { shown } from '../../one-line.js';
 import { applyUpdateOps, parseUpdateFlag, type UpdateOp } from '../../protocol/update-ops.js';
 import { CLI_SPELLING } from '../../protocol/op-spelling.js';
+import { splitUpdateFlag } from '../../protocol/update-flag.js';
 import { PROTOCOL_FIELDS } from '../../protocol/fields.js';
 import { protocolFieldSlip } from '../../protocol/field-slip.js';
 import { memberSlip } from '../../protocol/member-slip.js';
@@ -27,7 +28,8 @@ export async function run(args: ParsedArgs, ctx: Context): Promise<number> {
     throw new CheckpointError('E_USAGE', 'checkpoint update: nothing to update', { hint: "e.g. checkpoint update api --step=sprint-2 --next_actions+='Run the evaluator'" });
   }
   for (const op of args.ops) {
-    const flag = shown(op.split('=')[0] ?? op);
+    const parts = splitUpdateFlag(op);
+    const flag = shown(parts ? `--${parts.path}${parts.plus ? '+' : ''}${parts.json ? ':json' : ''}` : op);
     refuseUndecodableArg(op, flag, 'pass the value as UTF-8; the checkpoint was not changed');
   }
   const spelling = ctx.opSpelling ?? CLI_SPELLING;
