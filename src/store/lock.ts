@@ -1,7 +1,9 @@
 // A per-skill lock file (O_EXCL create) so read -> merge -> write cycles of concurrent
 // writers serialize instead of overwriting each other. A lock whose owner process is gone
 // (same host), whose pid is now another process (Linux: the start the lock recorded is not that
-// pid's), or that is older than STALE_LOCK_MS is broken; waiting is bounded and said.
+// pid's), or that is older than STALE_LOCK_MS is broken, unless its writer is provably still
+// running (same host, its start as recorded): a writer frozen inside its lock (Ctrl-Z, a
+// debugger) would otherwise write over the one that broke it. Waiting is bounded and said.
 import { openSync, closeSync, writeSync, unlinkSync, renameSync, lstatSync, linkSync, readFileSync, readlinkSync } from 'node:fs';
 import { basename, dirname, relative } from 'node:path';
 import { uniqueSuffix } from './atomic.js';
@@ -66,17 +68,19 @@ function myProc(): string | undefined {
 }
 
 /**
- * Whether the live process `owner.pid` is certainly not the one that took the lock: the lock
- * recorded its start in this very pid namespace, and that pid's start now differs (the pid was
- * reused after the writer died, or the file names a process that never wrote it).
+ * Whether the live process `owner.pid` is the one that took the lock, as far as this machine can
+ * tell: 'same' when the lock recorded its start in this very pid namespace and that pid's start
+ * still matches; 'other' when it differs (the pid was reused after the writer died, or the file
+ * names a process that never wrote it); 'unknown' without that record or /proc.
  */
-function pidReused(owner: LockOwner): boolean {
-  if (typeof owner.proc !== 'string') return false;
+function recordedProcess(owner: LockOwner): 'same' | 'other' | 'unknown' {
+  if (typeof owner.proc !== 'string') return 'unknown';
   const at = owner.proc.lastIndexOf('@');
   const mine = myProc();
-  if (at < 0 || mine === undefined || owner.proc.slice(0, at) !== mine.slice(0, mine.lastIndexOf('@'))) return false;
+  if (at < 0 || mine === undefined || owner.proc.slice(0, at) !== mine.slice(0, mine.lastIndexOf('@'))) return 'unknown';
   const now = startOf(owner.pid);
-  return now !== undefined && now !== owner.proc.slice(at + 1);
+  if (now === undefined) return 'unknown';
+  return now === owner.proc.slice(at + 1) ? 'same' : 'other';
 }
 
 /** A process's name (Linux /proc/<pid>/comm), for saying what holds a lock; '' when not known. */
@@ -112,7 +116,11 @@ function readOwner(path: string): LockOwner | null {
   }
 }
 
-/** The lock file's content when its owner is gone (same host) or it is too old; null while it is live. */
+/**
+ * The lock file's content when its owner is gone (same host) or it is too old; null while it is
+ * live. A writer this machine can tell is still running is live however old its lock: a frozen
+ * writer resumes mid-write, and breaking its lock would let two writes race (one lost).
+ */
 function staleContent(path: string, now: number): string | null {
   const raw = readLeaf(path, MAX_LOCK_BYTES);
   if (raw === null) return null;
@@ -123,8 +131,10 @@ function staleContent(path: string, now: number): string | null {
     } catch (e) {
       if ((e as NodeJS.ErrnoException).code === 'ESRCH') return raw;
     }
+    const proc = recordedProcess(owner);
     // Alive, but another process than the one that took the lock: as stale as a gone owner.
-    if (pidReused(owner)) return raw;
+    if (proc === 'other') return raw;
+    if (proc === 'same') return null;
   }
   try {
     // No readable owner: not a lock this version writes (it links complete ones), so do not wait long.
@@ -248,6 +258,29 @@ function holderWords(lockPath: string): string {
   return `process ${owner.pid}${name ? ` (${shown(name)})` : ''} on ${here ? 'this machine' : shown(owner.host)}${since}`;
 }
 
+/**
+ * The owner of the lock at `lockPath` when it is a writer of this machine still running (its
+ * start as recorded), which is never broken: whether it is stopped (state T: Ctrl-Z, SIGSTOP, a
+ * debugger), since then it never finishes by itself. Null for any other lock.
+ */
+function runningWriter(lockPath: string): { pid: number; stopped: boolean } | null {
+  const owner = readOwner(lockPath);
+  if (!owner || owner.host !== hostname() || recordedProcess(owner) !== 'same') return null;
+  let state = '';
+  try {
+    const stat = readFileSync(`/proc/${owner.pid}/stat`, 'latin1');
+    state = stat.slice(stat.lastIndexOf(')') + 2).split(' ')[0] ?? '';
+  } catch {
+    return null; // gone meanwhile
+  }
+  return { pid: owner.pid, stopped: state === 'T' || state === 't' };
+}
+
+/** What to do about a running writer that holds the lock: resume a stopped one, else wait for it. */
+function runningWriterAdvice(w: { pid: number; stopped: boolean }): string {
+  return w.stopped ? `it is stopped (Ctrl-Z or a debugger): resume it (fg in its shell, or kill -CONT ${w.pid}) so it finishes` : `it is still running: wait for it to finish (kill ${w.pid} if it is stuck)`;
+}
+
 export async function withLock<T>(lockPath: string, fn: () => Promise<T> | T, timeoutMs = LOCK_TIMEOUT_MS): Promise<T> {
   const proc = myProc();
   const me: LockOwner = { pid: process.pid, host: hostname(), nonce: `${uniqueSuffix()}.${Date.now()}`, at: Date.now(), ...(proc === undefined ? {} : { proc }) };
@@ -277,10 +310,18 @@ export async function withLock<T>(lockPath: string, fn: () => Promise<T> | T, ti
       if (!noted && (Date.now() - started >= LOCK_NOTE_AFTER_MS || unrecorded(lockPath))) {
         noted = true;
         const name = relative(process.cwd(), lockPath) || lockPath;
-        lockNotes.write(`checkpoint: waiting up to ${timeoutMs >= 1000 ? `${Math.round(timeoutMs / 1000)} s` : `${timeoutMs} ms`} for ${name}, held by ${holderWords(lockPath)}; if no checkpoint command is running, delete ${name}`);
+        const running = runningWriter(lockPath);
+        lockNotes.write(`checkpoint: waiting up to ${timeoutMs >= 1000 ? `${Math.round(timeoutMs / 1000)} s` : `${timeoutMs} ms`} for ${name}, held by ${holderWords(lockPath)}; ${running ? runningWriterAdvice(running) : `if no checkpoint command is running, delete ${name}`}`);
       }
       if (Date.now() > deadline) {
         const name = relative(process.cwd(), lockPath) || lockPath;
+        // A writer still running keeps its lock however long it takes: never "delete" it under it.
+        const running = runningWriter(lockPath);
+        if (running) {
+          throw new CheckpointError('E_LOCKED', `${name} is held by ${holderWords(lockPath)}, a checkpoint writer still running; nothing was written`, {
+            hint: `${runningWriterAdvice(running)}, then retry; a running writer's lock is never broken`,
+          });
+        }
         const owner = readOwner(lockPath);
         const who = owner ? ` (process ${owner.pid} on ${owner.host === hostname() ? 'this machine' : shown(owner.host)})` : '';
         throw new CheckpointError('E_LOCKED', `${name} is held by another checkpoint process${who}`, {

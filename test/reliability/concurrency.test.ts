@@ -5,7 +5,7 @@
 //  - a real checkpoint writer frozen (SIGSTOP) while it holds skill A's lock: writers of other
 //    skills go straight through, a second writer of A waits (it is still running after they are
 //    all done) and lands after the frozen one once it resumes.
-import { existsSync, mkdirSync, readdirSync, readFileSync, symlinkSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, symlinkSync, utimesSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { cleanup, makeRepo, tempDir, write } from '../helpers/repo.js';
@@ -135,6 +135,42 @@ describe('writers of different skills do not wait on each other', () => {
       if (!released) {
         frozen.child.kill('SIGKILL');
       }
+    }
+  });
+});
+
+describe('a writer frozen inside its lock past the stale age (red team 12-07)', () => {
+  it('keeps its lock: the next writer waits and says how to resume it, and both writes land in turn, none lost', async () => {
+    const dir = makeRepo({ commit: false });
+    dirs.push(dir);
+    write(dir, '.checkpoints/a.checkpoint.json', checkpointText('a', { log: [] }));
+    const frozen = await freezeInsideLock(dir, 'a', 'frozen');
+    let released = false;
+    try {
+      // Its lock as it stands after two minutes stopped (Ctrl-Z), past STALE_LOCK_MS.
+      const lock = join(dir, '.checkpoints/.a.lock');
+      const old = (Date.now() - 120_000) / 1000;
+      utimesSync(lock, old, old);
+      const waiter = start(dir, ['update', 'a', '--log+=waiter']);
+      let exited = false;
+      void waiter.done.then(() => (exited = true));
+      let said = '';
+      waiter.child.stderr!.on('data', (d: Buffer) => (said += d.toString()));
+      // Either the waiter says it waits (the lock kept), or it wrote under the frozen writer.
+      while (!exited && !said.includes('waiting')) await new Promise((r) => setTimeout(r, 10));
+      expect(exited, 'the waiter broke a running writer\'s lock').toBe(false);
+      expect(said).toContain(`held by process ${frozen.child.pid} (node) on this machine`);
+      expect(said).toContain(`resume it (fg in its shell, or kill -CONT ${frozen.child.pid}) so it finishes`);
+
+      frozen.child.kill('SIGCONT');
+      released = true;
+      const [f, w] = await Promise.all([frozen.done, waiter.done]);
+      expect(f.code, f.stderr).toBe(0);
+      expect(w.code, w.stderr).toBe(0);
+      expect(readDoc(dir, 'a').log).toEqual(['frozen', 'waiter']);
+      expect(debris(dir)).toEqual([]);
+    } finally {
+      if (!released) frozen.child.kill('SIGKILL');
     }
   });
 });

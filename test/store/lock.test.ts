@@ -168,6 +168,32 @@ describe.runIf(process.platform === 'linux')('a lock naming a live process that 
     }
   });
 
+  it('the writer that took it is never broken however old its lock (frozen by Ctrl-Z past 60 s): the waiter times out naming it, since when, and what to do (red team 12-07)', async () => {
+    const other = await bystander();
+    try {
+      const held = JSON.stringify({ pid: other.pid, host: hostname(), nonce: 'frozen', at: Date.parse('2026-12-07T09:00:00Z'), proc: `${other.ns}@${other.start}` });
+      writeFileSync(lock, held);
+      // Older than STALE_LOCK_MS, as a writer stopped for two minutes leaves it.
+      const old = (Date.now() - 120_000) / 1000;
+      utimesSync(lock, old, old);
+      const e = await quietly(() => withLock(lock, () => 'never', 300)).catch((x: unknown) => x);
+      expect(e).toBeInstanceOf(CheckpointError);
+      expect((e as CheckpointError).code).toBe('E_LOCKED');
+      const name = relative(process.cwd(), lock);
+      expect((e as CheckpointError).message).toBe(`${name} is held by process ${other.pid} (sleep) on this machine since 09:00:00Z, a checkpoint writer still running; nothing was written`);
+      expect((e as CheckpointError).hint).toBe(`it is still running: wait for it to finish (kill ${other.pid} if it is stuck), then retry; a running writer's lock is never broken`);
+      expect(readFileSync(lock, 'utf8')).toBe(held);
+      // Stopped, it never finishes by itself: the hint says how to resume it.
+      process.kill(other.pid, 'SIGSTOP');
+      while (readFileSync(`/proc/${other.pid}/stat`, 'latin1').split(') ')[1]![0] !== 'T') await sleep(5);
+      const stopped = await quietly(() => withLock(lock, () => 'never', 300)).catch((x: unknown) => x);
+      expect((stopped as CheckpointError).hint).toMatch(new RegExp(`^it is stopped \\(Ctrl-Z or a debugger\\): resume it \\(fg in its shell, or kill -CONT ${other.pid}\\) so it finishes, then retry`));
+      expect(readFileSync(lock, 'utf8')).toBe(held);
+    } finally {
+      other.stop();
+    }
+  });
+
   it('a lock that names a live process without that record (planted, or an earlier version\'s): waited for, and said at once, with what holds it and how to clear it', async () => {
     const other = await bystander();
     try {
