@@ -16,6 +16,8 @@ export type ErrorCode =
   | 'E_CAPSULE'
   /** A write refused on a checkpoint a merge left unfinished (git's index holds it unmerged, or its file holds markers). */
   | 'E_CONFLICT'
+  /** A write refused where git's index holds the checkpoint out of the work tree (a sparse checkout, skip-worktree). */
+  | 'E_SPARSE'
   /** The MCP host cancelled the call before anything was written. */
   | 'E_CANCELLED';
 

@@ -18,6 +18,8 @@ import { datedFromWords, datedSanely, gatherEvidence, lastRemovalsAtHead, mentio
 import { commitToken } from './entries.js';
 import { fieldPlaces } from '../protocol/field-places.js';
 import { loadRemembered, readable, withConflicts, type Loaded } from '../read/load.js';
+import { checkpointsOutside } from '../store/index-conflicts.js';
+import { outsideAsked, outsideLine, type OutsideCheckpoints } from '../store/sparse-checkout.js';
 import { fetchHealth } from './online.js';
 import { checkHookCurrent, checkLeftovers, checkRepoHealth } from './health.js';
 import type { Finding } from './types.js';
@@ -51,6 +53,8 @@ export interface DoctorReport {
   head: string | null;
   /** Under --pushed: how many commits the push sends. */
   pushed: number | null;
+  /** Checkpoints git holds that this sparse checkout leaves out: not checked (a note says so). */
+  outside: OutsideCheckpoints | null;
 }
 
 
@@ -133,7 +137,9 @@ async function doctor(opts: DoctorOptions): Promise<DoctorReport> {
   // rule for trusting a file's stat); the clock's rule and every drift check still run live.
   // One git's index holds unmerged (mid-merge, -rebase, -cherry-pick) is an error naming what ends
   // the merge, as status and next say: the tree holds one side's text, never checked as the state.
-  const loaded = withConflicts(opts.root, loadRemembered(opts.root, opts.now, opts.skill), opts.skill);
+  // One a sparse checkout leaves out is in git, not here: a note (as a listed file left out is), never "0 checkpoints, no drift".
+  const leftOut = outsideAsked(checkpointsOutside(opts.root), opts.skill);
+  const loaded = withConflicts(opts.root, loadRemembered(opts.root, opts.now, opts.skill), opts.skill).filter((l) => !(leftOut && l.skill === opts.skill && !l.file && !l.conflict));
   // A file whose only errors are hand-written slips is checked as status, next and resume read it.
   const readOnes = loaded.flatMap((l) => readable(l)?.checkpoint ?? []);
   // Skills whose file stamps updated_at without its zone: read as UTC, the save may be hours later.
@@ -202,6 +208,7 @@ async function doctor(opts: DoctorOptions): Promise<DoctorReport> {
   let held: Set<string> | undefined;
   const inIndex = (rel: string) => (held ??= evidence.history === null ? new Set() : indexNames(opts.root, [...bare, ...missing])).has(rel);
   const findings: Finding[] = loaded.flatMap(checkSchema);
+  if (leftOut) findings.push({ level: 'info', check: 'sparse_checkout', skill: null, path: '.checkpoints/', message: outsideLine(leftOut) });
   for (const f of findings) {
     const rel = f.skill === null ? null : relOf(f.skill);
     if (f.check === 'schema' && f.path === 'updated_at' && rel !== null && sane.from.has(rel) && /in the future/.test(f.message)) f.message += datedFromWords(sane.from.get(rel)!);
@@ -272,9 +279,9 @@ async function doctor(opts: DoctorOptions): Promise<DoctorReport> {
   if (ranges) {
     // A push is judged as pushed: the work tree's findings are printed and never block.
     const tips = evidence.history ? await judgePushedTips(opts.root, opts.now, evidence, sent) : { findings: [], commits: [] };
-    return { findings: mergePushed(findings, tips.findings, broughtInBySha(evidence.commits)), pushed: tips.commits.length, checkpoints: counted(loaded), engine: evidence.history?.engine ?? null, head: evidence.head?.sha ?? null };
+    return { findings: mergePushed(findings, tips.findings, broughtInBySha(evidence.commits)), pushed: tips.commits.length, checkpoints: counted(loaded), engine: evidence.history?.engine ?? null, head: evidence.head?.sha ?? null, outside: leftOut };
   }
-  return { findings: judge(findings, null, relOf), pushed: null, checkpoints: counted(loaded), engine: evidence.history?.engine ?? null, head: evidence.head?.sha ?? null };
+  return { findings: judge(findings, null, relOf), pushed: null, checkpoints: counted(loaded), engine: evidence.history?.engine ?? null, head: evidence.head?.sha ?? null, outside: leftOut };
 }
 
 /** Rounds of weighChangesAgainstSaves at most: each asks only about files the last one newly called changed. */

@@ -28,10 +28,18 @@ const FIRST_CHUNK = 16 * 1024;
 /** A split index's own file and a shared file are read whole: this is more than either holds. */
 const MAX_WHOLE_BYTES = 64 * 1024 * 1024;
 
-/** One index entry as this reader needs it: its path (bytes) and its stage (0 merged, 1-3 unmerged). */
+/** One index entry as this reader needs it: its path (bytes), its stage (0 merged, 1-3 unmerged) and its skip-worktree bit. */
 interface Entry {
   name: Buffer;
   stage: number;
+  /** Kept out of the work tree (a sparse checkout): v3's extended flags. */
+  skip: boolean;
+}
+
+/** What the index holds under one folder: its unmerged paths, and the paths (a sparse index's folded folders end in `/`) it keeps out of the work tree. */
+export interface IndexUnder {
+  unmerged: Map<string, StageMask>;
+  skipped: Set<string>;
 }
 
 /** An index file read from the start as far as asked, never blocking (a FIFO there is no file). */
@@ -108,7 +116,10 @@ function walkEntries(file: IndexReader, oidBytes: number, visit: (entry: Entry, 
     if (!file.ensure(Math.min(end, at + flagsAt + 4)) || at + flagsAt + 2 > end) return null;
     buf = file.bytes;
     const flags = buf.readUInt16BE(at + flagsAt);
-    const nameAt = at + flagsAt + (version >= 3 && flags & 0x4000 ? 4 : 2);
+    const extended = version >= 3 && (flags & 0x4000) !== 0;
+    // skip-worktree is bit 0x4000 of the extended flags (read above with the flags).
+    const skip = extended && (buf.readUInt16BE(at + flagsAt + 2) & 0x4000) !== 0;
+    const nameAt = at + flagsAt + (extended ? 4 : 2);
     let name: Buffer;
     if (version === 4) {
       // The previous name less `strip` bytes, then a NUL-ended suffix; no padding.
@@ -134,7 +145,7 @@ function walkEntries(file: IndexReader, oidBytes: number, visit: (entry: Entry, 
       at = next;
     }
     previous = name;
-    if (!visit({ name, stage: (flags >> 12) & 3 }, i)) return { at, count, done: false };
+    if (!visit({ name, stage: (flags >> 12) & 3, skip }, i)) return { at, count, done: false };
   }
   return { at, count, done: true };
 }
@@ -148,16 +159,21 @@ function placeOf(name: Buffer, folder: Buffer): 'inside' | 'before' | 'past' {
   return name.length >= folder.length ? 'inside' : 'before';
 }
 
-/** The unmerged entries under `folder` of a sorted index file, stopping past it; null when unreadable. */
-function scanSorted(file: IndexReader, oidBytes: number, folder: Buffer, found: Map<string, StageMask>): boolean {
+/** The entries under `folder` of a sorted index file, stopping past it; false when unreadable. */
+function scanSorted(file: IndexReader, oidBytes: number, folder: Buffer, found: IndexUnder): boolean {
   return (
-    walkEntries(file, oidBytes, ({ name, stage }) => {
-      const place = placeOf(name, folder);
+    walkEntries(file, oidBytes, (entry) => {
+      const place = placeOf(entry.name, folder);
       if (place === 'past') return false;
-      if (place === 'inside' && stage !== 0) addStage(found, name.toString('utf8'), stage);
+      if (place === 'inside') take(found, entry);
       return true;
     }) !== null
   );
+}
+
+function take(found: IndexUnder, { name, stage, skip }: Entry): void {
+  if (stage !== 0) addStage(found.unmerged, name.toString('utf8'), stage);
+  else if (skip) found.skipped.add(name.toString('utf8'));
 }
 
 function addStage(found: Map<string, StageMask>, path: string, stage: number): void {
@@ -184,13 +200,21 @@ function objectIdBytes(commonDir: string): number {
  * An absent index holds nothing.
  */
 export function unmergedUnder(dirs: { gitdir: string; commonDir: string }, folder: string): Map<string, StageMask> | null {
+  return indexUnder(dirs, folder)?.unmerged ?? null;
+}
+
+/**
+ * What the index of `gitdir` holds under `folder` (repo-relative, ending in `/`): its unmerged
+ * paths and its skip-worktree ones, in the one scan; null when the index cannot be read.
+ */
+export function indexUnder(dirs: { gitdir: string; commonDir: string }, folder: string): IndexUnder | null {
   const path = join(dirs.gitdir, 'index');
   const file = IndexReader.open(path);
-  if (file === null) return readGitFile(path) === null ? new Map() : null;
+  if (file === null) return readGitFile(path) === null ? { unmerged: new Map(), skipped: new Set() } : null;
   const oidBytes = objectIdBytes(dirs.commonDir);
   const prefix = Buffer.from(folder, 'utf8');
   try {
-    const found = new Map<string, StageMask>();
+    const found: IndexUnder = { unmerged: new Map(), skipped: new Set() };
     if (!mayBeSplit(dirs.gitdir)) return scanSorted(file, oidBytes, prefix, found) ? found : null;
     return splitAware(dirs.gitdir, file, oidBytes, prefix);
   } catch {
@@ -201,17 +225,17 @@ export function unmergedUnder(dirs: { gitdir: string; commonDir: string }, folde
 }
 
 /** The whole index (its entries and extensions) when it may be split: merged with its shared file as git does. */
-function splitAware(gitdir: string, file: IndexReader, oidBytes: number, folder: Buffer): Map<string, StageMask> | null {
+function splitAware(gitdir: string, file: IndexReader, oidBytes: number, folder: Buffer): IndexUnder | null {
   if (file.size > MAX_WHOLE_BYTES) return null;
   const own: Entry[] = [];
   const walked = walkEntries(file, oidBytes, (entry) => own.push(entry) > 0);
   if (walked === null || !file.ensure(file.size)) return null;
   const link = splitLink(file.bytes, walked.at, file.size - oidBytes, oidBytes);
   if (link === undefined) return null;
-  const found = new Map<string, StageMask>();
+  const found: IndexUnder = { unmerged: new Map(), skipped: new Set() };
   // Not split (or split turned off: a link to no shared file): the entries are the index.
   if (link === null || /^0+$/.test(link.base)) {
-    for (const { name, stage } of own) if (stage !== 0 && placeOf(name, folder) === 'inside') addStage(found, name.toString('utf8'), stage);
+    for (const entry of own) if (placeOf(entry.name, folder) === 'inside') take(found, entry);
     return found;
   }
   const shared = IndexReader.open(join(gitdir, `sharedindex.${link.base}`));
@@ -230,17 +254,19 @@ function splitAware(gitdir: string, file: IndexReader, oidBytes: number, folder:
     for (const position of link.replaced) {
       if (replacements >= own.length || own[replacements]!.name.length !== 0) return null;
       const entry = base.get(position);
-      if (entry) base.set(position, { name: entry.name, stage: own[replacements]!.stage });
+      if (entry) base.set(position, { name: entry.name, stage: own[replacements]!.stage, skip: own[replacements]!.skip });
       replacements++;
     }
     for (const position of link.deleted) base.delete(position);
-    for (const { name, stage } of base.values()) if (stage !== 0) addStage(found, name.toString('utf8'), stage);
+    for (const entry of base.values()) take(found, entry);
     // The rest are added; a merged (stage 0) entry replaces every unmerged one of its path.
-    for (const { name, stage } of own.slice(replacements)) {
-      if (name.length === 0) return null;
-      if (placeOf(name, folder) !== 'inside') continue;
-      if (stage === 0) found.delete(name.toString('utf8'));
-      else addStage(found, name.toString('utf8'), stage);
+    for (const entry of own.slice(replacements)) {
+      if (entry.name.length === 0) return null;
+      if (placeOf(entry.name, folder) !== 'inside') continue;
+      const path = entry.name.toString('utf8');
+      found.skipped.delete(path);
+      if (entry.stage === 0) found.unmerged.delete(path);
+      take(found, entry);
     }
     return found;
   } finally {

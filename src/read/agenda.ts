@@ -13,6 +13,8 @@ import { isNormalAbsolute } from '../store/safe-fs.js';
 import { isCheckpointError } from '../errors.js';
 import { landedKey, rememberedLanded, rememberLanded, type Asking, type LandedAnswer } from './landed-memo.js';
 import { skillLabel } from '../store/skill-name.js';
+import { checkpointsOutside } from '../store/index-conflicts.js';
+import { outsideAsked, type OutsideCheckpoints } from '../store/sparse-checkout.js';
 import { MAX_FIX_FLAGS, repairPlan, type RepairNote } from '../protocol/repairable.js';
 import { needsResolve, repairReason } from './repair.js';
 
@@ -54,6 +56,8 @@ export interface Agenda {
   shallow: boolean;
   /** Why git history could not be read (a damaged repository): landed work was not checked. */
   historyError: string | null;
+  /** Checkpoints git holds that this sparse checkout leaves out (the one asked for, with a skill): never "none". */
+  outside: OutsideCheckpoints | null;
 }
 
 /**
@@ -113,7 +117,10 @@ export async function buildAgenda(opts: { root: string; now: Date; engine?: 'aut
     };
   });
   const shallow = landed.head?.shallow ?? false;
-  return { items, broken: loaded.filter((l) => !l.checkpoint && !repairs.has(l.skill)), shallow, historyError };
+  const outside = outsideAsked(checkpointsOutside(opts.root), opts.skill);
+  // Not read here, so not "no checkpoint" either: the agenda's `outside` names it.
+  const broken = loaded.filter((l) => !l.checkpoint && !repairs.has(l.skill) && !(outside && l.skill === opts.skill && !l.file && !l.conflict));
+  return { items, broken, shallow, historyError, outside };
 }
 
 /** The blockers of `cp` whose description `waits` holds (the answer's evidence lines). */

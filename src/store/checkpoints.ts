@@ -2,7 +2,8 @@
 // replace under the skill's lock, through mutateCheckpoint (read -> change a value) or, for
 // `resolve`'s merge result, replaceCheckpointText (a whole text, possibly with markers);
 // a refused write leaves the file byte-identical. mutateCheckpoint refuses a checkpoint git's
-// index holds unmerged (index-conflicts.ts): only `resolve` writes one mid-merge.
+// index holds unmerged (index-conflicts.ts): only `resolve` writes one mid-merge; and one a
+// sparse checkout leaves out (sparse-checkout.ts): a file written there would replace git's.
 import { basename, join, relative, resolve, sep } from 'node:path';
 import { CheckpointError, isCheckpointError } from '../errors.js';
 import { JsonNumberRangeError, JsonSyntaxError, JsonUnsafeKeyError, MAX_JSON_DEPTH, parseJson, tooDeepAt, type LiteralTexts } from '../protocol/json.js';
@@ -18,7 +19,8 @@ import type { JsonValue } from '../protocol/types.js';
 import { CHECKPOINTS_DIR } from './root.js';
 import { assertSkillName, CHECKPOINT_SUFFIX, isMisnamedCheckpoint, skillFromFileName } from './skill-name.js';
 import { writeFileAtomic } from './atomic.js';
-import { refuseConflicted } from './index-conflicts.js';
+import { checkpointsOutside, refuseConflicted, refuseOutside } from './index-conflicts.js';
+import { outsideLine } from './sparse-checkout.js';
 import { withLock } from './lock.js';
 import type { BigIntStats } from 'node:fs';
 import { parseKnownJson } from './trusted-json.js';
@@ -271,8 +273,10 @@ export function requireCheckpoint(root: string, skill: string, maxBytes?: number
   if (!file) {
     if (act !== undefined) refuseConflicted(root, skill, act);
     const known = listSkills(root);
+    // Left out by a sparse checkout: in git, not here; never "create one" over it.
+    const outside = known.length ? null : checkpointsOutside(root);
     throw new CheckpointError('E_NOT_FOUND', `no checkpoint for skill "${skill}" in ${CHECKPOINTS_DIR}/`, {
-      hint: known.length ? `known skills: ${known.join(', ')}` : "create one with `checkpoint update '<skill>' ...`",
+      hint: known.length ? `known skills: ${known.join(', ')}` : outside ? outsideLine(outside) : "create one with `checkpoint update '<skill>' ...`",
     });
   }
   return file;
@@ -374,6 +378,8 @@ function replaceText(root: string, path: string, text: string): void {
 /** The only way a checkpoint's value is changed. */
 export async function mutateCheckpoint(root: string, skill: string, opts: MutateOptions): Promise<MutateResult> {
   const path = checkpointPath(root, skill);
+  // Before the folder and its lock are made: a sparse checkout that leaves .checkpoints/ out gets nothing.
+  refuseOutside(root, opts.act ?? `write ${skill}`, skill);
   // The folder holds the lock, so it is made first; a refused first write leaves no folder behind.
   const made = !projectPathExists(root, checkpointsDir(root));
   ensureProjectDir(root, checkpointsDir(root));

@@ -8,7 +8,7 @@ import { quoted } from '../one-line.js';
 import { linkAt, listProjectDir, ownFolder, projectPathExists, readProjectBytes, statProjectFile } from './safe-fs.js';
 import { assertPlainFileInside, checkpointPath, checkpointsDir, display, instantOf, lockPathFor, MAX_READ_BYTES, type Clock } from './checkpoints.js';
 import { withLock } from './lock.js';
-import { refuseConflicted } from './index-conflicts.js';
+import { refuseConflicted, refuseOutside } from './index-conflicts.js';
 import { isSkillName } from './skill-name.js';
 import { ARCHIVE_NAME, ROTATION_NAME } from '../protocol/file-names.js';
 
@@ -137,7 +137,10 @@ export async function archiveCheckpoint(root: string, skill: string, now: Clock)
   const live = checkpointPath(root, skill);
   const missing = () => new CheckpointError('E_NOT_FOUND', `no checkpoint for skill "${skill}" to reset`, { hint: 'see `checkpoint list` for the checkpoints here' });
   // Checked before locking too: without .checkpoints/ the lock file cannot even be created.
-  if (!projectPathExists(root, live)) throw missing();
+  if (!projectPathExists(root, live)) {
+    refuseOutside(root, `reset ${skill}`, skill); // left out by a sparse checkout: not "no checkpoint"
+    throw missing();
+  }
   return withLock(lockPathFor(root, skill), () => {
     if (!projectPathExists(root, live)) throw missing();
     // Refuses links out of the project and directories, but not a broken file: resetting

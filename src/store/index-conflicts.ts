@@ -10,13 +10,14 @@
 import { join } from 'node:path';
 import { CheckpointError, isCheckpointError } from '../errors.js';
 import { resolveGitDirsSync } from '../git/locate.js';
-import { BASE, OURS, THEIRS, unmergedUnder, type StageMask } from '../git/unmerged.js';
+import { BASE, indexUnder, OURS, THEIRS, unmergedUnder, type IndexUnder, type StageMask } from '../git/unmerged.js';
 import { MAX_MERGE_BYTES } from '../merge/driver.js';
 import { hasConflictMarkers } from '../merge/markers.js';
 import { CHECKPOINTS_DIR } from './root.js';
 import { MAX_CHECKPOINT_BYTES } from '../protocol/validate.js';
 import { readProjectText, statProjectFile } from './safe-fs.js';
 import { CHECKPOINT_SUFFIX, skillFromFileName } from './skill-name.js';
+import { outsideCheckpoints, refuseOutsideCheckout, type OutsideCheckpoints } from './sparse-checkout.js';
 
 /** git status's two letters for an unmerged path, as `git status --short` prints them. */
 export type ConflictCode = 'UU' | 'AA' | 'DU' | 'UD' | 'AU' | 'UA' | 'DD';
@@ -35,8 +36,36 @@ export function conflictCode(stages: StageMask): ConflictCode {
  * then refuses the merge: other commands name the damage).
  */
 export function conflictedCheckpoints(root: string): Map<string, ConflictCode> {
+  return conflictedIn(checkpointsIndex(root)?.unmerged ?? null);
+}
+
+/**
+ * What git's index holds under .checkpoints/ (its unmerged and skip-worktree paths), in one
+ * scan of its first entries; null outside a repository (or a broken .git file), or when the
+ * index cannot be read.
+ */
+export function checkpointsIndex(root: string): IndexUnder | null {
+  let dirs;
+  try {
+    dirs = resolveGitDirsSync(root);
+  } catch {
+    return null;
+  }
+  return indexUnder(dirs, `${CHECKPOINTS_DIR}/`);
+}
+
+/** The checkpoints git holds that this sparse checkout leaves out (sparse-checkout.ts); null when none. */
+export function checkpointsOutside(root: string): OutsideCheckpoints | null {
+  return outsideCheckpoints(root, checkpointsIndex(root)?.skipped);
+}
+
+/** refuseOutsideCheckout with the index read here: before a write makes .checkpoints/ or anything in it. */
+export function refuseOutside(root: string, act: string, skill?: string): void {
+  refuseOutsideCheckout(root, act, skill, checkpointsIndex(root)?.skipped);
+}
+
+function conflictedIn(found: Map<string, StageMask> | null): Map<string, ConflictCode> {
   // No repository here (or a broken .git file): only markers can tell.
-  const found = unmergedIn(root, `${CHECKPOINTS_DIR}/`);
   const skills = new Map<string, ConflictCode>();
   for (const [path, stages] of found ?? []) {
     const name = path.slice(CHECKPOINTS_DIR.length + 1);
@@ -176,10 +205,14 @@ function typeConflictReport(file: string, code: 'AU' | 'UA', present: boolean, c
  * with `markers`, also while its file holds conflict markers (archiving such a file would leave
  * `resolve` nothing to work from). Every write through the store asks it (mutateCheckpoint),
  * the archiving ones (reset, rotate, restore) with `markers`. Outside a repository, or with an
- * index that cannot be read, only the markers count. Costs one read of the index's first entries.
+ * index that cannot be read, only the markers count. The same read refuses a checkpoint a sparse
+ * checkout leaves out (sparse-checkout.ts). Costs one read of the index's first entries.
  */
 export function refuseConflicted(root: string, skill: string, act: string, opts: { markers?: boolean } = {}): void {
-  const code = conflictedCheckpoints(root).get(skill);
+  const index = checkpointsIndex(root);
+  // A checkpoint a sparse checkout leaves out: a file written here would stand in for the committed one.
+  refuseOutsideCheckout(root, act, skill, index?.skipped);
+  const code = conflictedIn(index?.unmerged ?? null).get(skill);
   if (code === undefined && !opts.markers) return;
   const file = `${CHECKPOINTS_DIR}/${skill}${CHECKPOINT_SUFFIX}`;
   const loc = statProjectFile(root, join(root, CHECKPOINTS_DIR, `${skill}${CHECKPOINT_SUFFIX}`));

@@ -17,7 +17,7 @@ import type { JsonObject, JsonValue } from '../protocol/types.js';
 import { pathKeys } from '../protocol/path.js';
 import { validateCheckpoint } from '../protocol/validate.js';
 import { checkpointPath, display, instantOf, lockPathFor, MAX_READ_BYTES, mutateCheckpoint, parseCheckpointText, readCheckpointFile, type Clock } from './checkpoints.js';
-import { refuseConflicted } from './index-conflicts.js';
+import { refuseConflicted, refuseOutside } from './index-conflicts.js';
 import { archiveTooBig, historyDir, MAX_ROTATION_FILE_BYTES, parseArchiveName, resolveArchive } from './history.js';
 import { withLock } from './lock.js';
 import { clearRotationJournal, crashedCopiesIn, pointerOf } from './rotate.js';
@@ -102,6 +102,8 @@ function whyUnparsed(bytes: Uint8Array): FileError {
 
 /** Brings back what reset or rotate moved (see the top of this file). `base`: where a path argument is relative to. */
 export async function restoreArchive(root: string, arg: string, now: Clock, base = root): Promise<Restored> {
+  // Left out by a sparse checkout, history/ and the checkpoint are in git, not here: nothing is brought back over them.
+  refuseOutside(root, `restore ${basename(arg)}`);
   const archive = resolveArchive(root, arg, base);
   const name = basename(archive);
   const parsed = parseArchiveName(name);

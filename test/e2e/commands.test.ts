@@ -212,7 +212,7 @@ describe('next --json', () => {
   it('has the same members whether or not a checkpoint can be recommended', async () => {
     const dir = repo();
     const keys = async () => Object.keys(JSON.parse((await runCli(dir, ['next', '--json'])).stdout)).sort();
-    const shape = ['history_error', 'needs_repair', 'next', 'ok', 'reconcile', 'repairs', 'shallow'];
+    const shape = ['history_error', 'needs_repair', 'next', 'ok', 'outside_sparse_checkout', 'reconcile', 'repairs', 'shallow'];
     expect(await keys()).toEqual(shape); // no checkpoint yet
     write(dir, rel('bad'), '{"a": }');
     expect(await keys()).toEqual(shape); // only one that needs repair

@@ -7,7 +7,7 @@ import fc from 'fast-check';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { BASE, ewahBits, OURS, THEIRS, unmergedUnder } from '../../src/git/unmerged.js';
+import { BASE, ewahBits, indexUnder, OURS, THEIRS, unmergedUnder } from '../../src/git/unmerged.js';
 import { conflictCode } from '../../src/store/index-conflicts.js';
 import { cleanup, git, makeRepo } from '../helpers/repo.js';
 import { execFileSync } from 'node:child_process';
@@ -131,6 +131,34 @@ describe('unmergedUnder', () => {
     execFileSync('rm', ['-f', index]);
     execFileSync('mkfifo', [index]);
     expect(unmergedUnder(gd, FOLDER)).toBeNull();
+  });
+});
+
+describe('indexUnder', () => {
+  /** What git says: the paths under the folder `git ls-files -t` marks S (skip-worktree), a sparse index's folded folders included. */
+  const skippedSays = (dir: string) => new Set(git(dir, ['ls-files', '-t', '-z', '--sparse']).split('\0').filter((e) => e.startsWith(`S ${FOLDER}`)).map((e) => e.slice(2)));
+
+  it('names the skip-worktree entries under the folder as git ls-files -t does: by hand, sparse, folded, split, every version', () => {
+    const { dir, dirs: gd, blob } = repo();
+    indexInfo(dir, blob, ['api', 'web', 'build-loop'].map((s) => ({ path: `${FOLDER}${s}.checkpoint.json`, stage: 0 })).concat([{ path: `${FOLDER}history/api.2026-05-01.json`, stage: 0 }, { path: 'pkg/app/auth.ts', stage: 0 }, { path: '.checkpointsX', stage: 0 }]));
+    git(dir, ['commit', '-qm', 'monorepo']);
+    git(dir, ['checkout', '-q', '--', '.']);
+    expect(indexUnder(gd, FOLDER)!.skipped).toEqual(new Set());
+    git(dir, ['update-index', '--skip-worktree', `${FOLDER}web.checkpoint.json`, '.checkpointsX']);
+    expect(indexUnder(gd, FOLDER)!.skipped).toEqual(new Set([`${FOLDER}web.checkpoint.json`]));
+    git(dir, ['sparse-checkout', 'set', 'pkg/app']);
+    for (const version of ['4', '3']) {
+      git(dir, ['update-index', '--index-version', version]);
+      expect(indexUnder(gd, FOLDER)!.skipped, `version ${version}`).toEqual(skippedSays(dir));
+    }
+    expect(skippedSays(dir).size).toBe(4);
+    git(dir, ['config', 'splitIndex.maxPercentChange', '100']);
+    git(dir, ['update-index', '--split-index']);
+    expect(indexUnder(gd, FOLDER)!.skipped, 'split').toEqual(skippedSays(dir));
+    git(dir, ['update-index', '--no-split-index']);
+    git(dir, ['sparse-checkout', 'set', '--sparse-index', 'pkg/app']);
+    expect(indexUnder(gd, FOLDER)!.skipped, 'folded').toEqual(new Set([FOLDER]));
+    expect(skippedSays(dir)).toEqual(new Set([FOLDER]));
   });
 });
 

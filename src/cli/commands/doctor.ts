@@ -38,7 +38,7 @@ export async function run(args: ParsedArgs, ctx: Context): Promise<number> {
   if (ctx.json) {
     ctx.out.json({
       ok: !failed, errors, warnings, advice: count('advice'), info: count('info'), blocking: blocking.length,
-      checkpoints: report.checkpoints, engine: report.engine, head: report.head, pushed_commits: report.pushed, findings: report.findings,
+      checkpoints: report.checkpoints, outside_sparse_checkout: report.outside, engine: report.engine, head: report.head, pushed_commits: report.pushed, findings: report.findings,
     });
     return failed ? 1 : 0;
   }
@@ -55,11 +55,13 @@ export async function run(args: ParsedArgs, ctx: Context): Promise<number> {
     }
   }
   const n = (k: number, word: string) => `${k} ${word}${k === 1 ? '' : 's'}`;
-  const parts = [n(report.checkpoints, 'checkpoint'), n(errors, 'error'), n(warnings, 'warning'), `${count('advice')} advice`, n(count('info'), 'note')];
+  // Left out by a sparse checkout (its note says how to bring them in): counted apart, never "no drift".
+  const away = report.outside && (report.outside.folded ? ' (.checkpoints/ is outside this sparse checkout)' : ` (+${report.outside.skills.length} outside this sparse checkout, not checked)`);
+  const parts = [n(report.checkpoints, 'checkpoint') + (away ?? ''), n(errors, 'error'), n(warnings, 'warning'), `${count('advice')} advice`, n(count('info'), 'note')];
   const underFlag = failOnWarnings ? 0 : report.findings.filter((f) => f.blocks && f.level === 'warning').length;
   if (report.pushed !== null) parts.push(`${n(report.pushed, 'pushed commit')}, ${blocking.length} blocking${underFlag ? ` (${underFlag} more under --fail-on-warnings, as the pre-push hook runs doctor)` : ''}`);
   const summary = `doctor: ${parts.join(', ')}`;
-  lines.push(failed ? c.red(summary) : errors + warnings ? c.yellow(summary) : c.green(`${summary} — no drift`));
+  lines.push(failed ? c.red(summary) : errors + warnings || away ? c.yellow(summary) : c.green(`${summary} — no drift`));
   // No .git at the project's root (evidence.ts): nothing was checked against git, which "no drift" alone would hide.
   if (report.engine === null) {
     const env = gitDirEnvNote(ctx.env);

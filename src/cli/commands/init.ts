@@ -1,6 +1,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { checkpointsDir } from '../../store/checkpoints.js';
+import { refuseOutside } from '../../store/index-conflicts.js';
 import { overriddenMessage, overridingMergeLines } from '../../install/merge-attribute.js';
 import { CHECKPOINTS_GITIGNORE, CHECKPOINTS_README } from '../../store/readme.js';
 import { SCHEMA_FILE, schemaText } from '../../protocol/schema.js';
@@ -39,6 +40,8 @@ export async function run(_args: ParsedArgs, ctx: Context): Promise<number> {
 
 function planCheckpointsDir(root: string): InstallPlan {
   const dir = checkpointsDir(root);
+  // Left out by a sparse checkout, README and .gitignore would be written over the committed ones.
+  refuseOutside(root, 'set up .checkpoints/');
   const exists = projectPathExists(root, dir);
   if (exists) ensureProjectDir(root, dir); // only checks: a file or FIFO named .checkpoints is refused here
   const files = [

@@ -5,6 +5,8 @@ import { oneLine, relativeTime } from '../render/output.js';
 import { fitDisplay, MAX_CELL_WIDTH, padDisplay, skillColumn } from '../render/width.js';
 import type { Context, ParsedArgs } from '../spec.js';
 import { rootOf } from './common.js';
+import { checkpointsOutside } from '../../store/index-conflicts.js';
+import { outsideLine } from '../../store/sparse-checkout.js';
 
 interface Row {
   skill: string;
@@ -50,13 +52,18 @@ export async function run(_args: ParsedArgs, ctx: Context): Promise<number> {
     }
     return { ...row, error: repairReason(l) };
   });
+  // Checkpoints git holds that this sparse checkout leaves out: never "no checkpoints yet". In
+  // --json a row each (one for the folder a sparse index folds), in text the one line all readers give.
+  const outside = checkpointsOutside(root);
+  const line = outside && outsideLine(outside);
   if (ctx.json) {
-    ctx.out.json(rows);
-    return rows.some((r) => r.error) ? 1 : 0;
+    const away: Row[] = !outside ? [] : outside.folded ? [{ skill: '', status: 'outside', phase: '', step: '', updated_at: null, error: line!, file: '.checkpoints/' }] : outside.skills.map((skill) => ({ skill, status: 'outside', phase: '', step: '', updated_at: null, error: line! }));
+    ctx.out.json([...rows, ...away]);
+    return rows.some((r) => r.error) || away.length ? 1 : 0;
   }
   if (!rows.length) {
-    ctx.out.out("no checkpoints yet (create one with `checkpoint update '<skill>' ...`)");
-    return 0;
+    ctx.out.out(line ?? "no checkpoints yet (create one with `checkpoint update '<skill>' ...`)");
+    return line ? 1 : 0;
   }
   // Sized by display width, a misnamed file's name cut to fit (its message names the whole file).
   const { width: w, labels } = skillColumn(rows.map((r) => ({ label: skillLabel(r.skill), misnamed: r.file !== undefined })), 1);
@@ -68,5 +75,6 @@ export async function run(_args: ParsedArgs, ctx: Context): Promise<number> {
     const detail = !r.error ? read : unread.has(r) ? ctx.out.c.red(oneLine(r.error)) : r.repairs ? `${read}  ${ctx.out.c.yellow(`! slip: ${oneLine(r.error)}`)}` : `${read}  ${ctx.out.c.red(`✗ needs repair: ${oneLine(r.error)}`)}`;
     ctx.out.out(`${padDisplay(labels[k]!, w)}  ${cell(r.status).padEnd(11)}  ${detail}`);
   });
-  return rows.some((r) => r.error) ? 1 : 0;
+  if (line) ctx.out.out(ctx.out.c.yellow(line));
+  return rows.some((r) => r.error) || line ? 1 : 0;
 }

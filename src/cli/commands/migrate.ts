@@ -10,6 +10,8 @@ import type { LiteralTexts } from '../../protocol/json.js';
 import { oneLine, withHint } from '../render/output.js';
 import { keptErrorsText, rootOf } from './common.js';
 import { shown, shownPath } from '../../one-line.js';
+import { checkpointsOutside } from '../../store/index-conflicts.js';
+import { outsideLine } from '../../store/sparse-checkout.js';
 
 interface FileReport {
   skill: string;
@@ -63,6 +65,12 @@ export async function run(args: ParsedArgs, ctx: Context): Promise<number> {
     const report: FileReport = { skill: misnamedStem(name), file: display(root, join(checkpointsDir(root), name)), changed: false, changes: [], problems: [], kept_errors: [], error: { code: 'E_INVALID', message, hint: null } };
     reports.push(report);
     misnamedReports.add(report);
+  }
+  // In git but left out by a sparse checkout: not migrated here, and never "none".
+  const outside = checkpointsOutside(root);
+  for (const skill of !outside ? [] : outside.folded ? [null] : outside.skills) {
+    const file = skill === null ? '.checkpoints/' : display(root, checkpointPath(root, skill));
+    reports.push({ skill: skill ?? '', file, changed: false, changes: [], problems: [], kept_errors: [], error: { code: 'E_SPARSE', message: outsideLine(outside!), hint: null } });
   }
   const failed = reports.filter((r) => r.error || r.problems.length).length;
 

@@ -2,6 +2,7 @@ import { actionText } from '../../protocol/types.js';
 import { MARKED_DONE, RANK_LABELS, RANKS, userDecisionBlockers } from '../../protocol/priority.js';
 import { buildAgenda, landedBlockerNote, needsRepairLines, repairEntry, repairNoteLine, repairsEntry, type AgendaItem, type LandedBlocker } from '../../read/agenda.js';
 import type { Context, ParsedArgs } from '../spec.js';
+import { outsideLine } from '../../store/sparse-checkout.js';
 import { oneLine as q } from '../render/output.js';
 import { engineArg, historyNotice, rootOf } from './common.js';
 import { mentionsWork } from '../../doctor/evidence.js';
@@ -59,19 +60,21 @@ export async function run(args: ParsedArgs, ctx: Context): Promise<number> {
   // A checkpoint read despite hand-written slips is ranked as written, and a finding too.
   const slips = agenda.items.filter((i) => i.repairs.length);
   const repairs = slips.flatMap(repairsEntry);
-  const ok = needsRepair.length === 0 && repairs.length === 0;
+  // Checkpoints git holds that this sparse checkout leaves out: not read, so never "nothing queued".
+  const outside = agenda.outside && outsideLine(agenda.outside);
+  const ok = needsRepair.length === 0 && repairs.length === 0 && !outside;
   const code = ok ? 0 : 1;
   if (!top) {
     // The members a recommendation has, so a script reads one shape (needs_repair names the skills).
-    if (ctx.json) ctx.out.json({ ok, next: null, reconcile: false, needs_repair: needsRepair, repairs, shallow: agenda.shallow, history_error: agenda.historyError });
-    else ctx.out.out(agenda.broken.length ? needsRepairLines(agenda).join('\n') : 'no checkpoints yet: nothing queued');
+    if (ctx.json) ctx.out.json({ ok, next: null, reconcile: false, needs_repair: needsRepair, repairs, shallow: agenda.shallow, history_error: agenda.historyError, outside_sparse_checkout: outside });
+    else ctx.out.out(agenda.broken.length || outside ? [...needsRepairLines(agenda), ...(outside ? [outside] : [])].join('\n') : 'no checkpoints yet: nothing queued');
     return code;
   }
   const rec = recommend(top);
   // Its landing may lie beyond a shallow clone's boundary: the action is shown, with that caveat.
   const unverifiable = agenda.shallow && rec.kind === 'action' && mentionsWork(top.checkpoint);
   if (ctx.json) {
-    ctx.out.json({ ok, next: rec, reconcile: rec.kind === 'reconcile', needs_repair: needsRepair, repairs, shallow: agenda.shallow, history_error: agenda.historyError });
+    ctx.out.json({ ok, next: rec, reconcile: rec.kind === 'reconcile', needs_repair: needsRepair, repairs, shallow: agenda.shallow, history_error: agenda.historyError, outside_sparse_checkout: outside });
     return code;
   }
   const { c } = ctx.out;
@@ -85,6 +88,7 @@ export async function run(args: ParsedArgs, ctx: Context): Promise<number> {
   if (agenda.historyError !== null && rec.kind === 'action' && mentionsWork(top.checkpoint)) lines.push(c.dim('  note: git history could not be read: whether this already landed is not known (see the warning above)'));
   for (const i of slips) lines.push(c.yellow(`  ${q(repairNoteLine(i)!)}`));
   if (unverifiable) lines.push(c.dim('  note: shallow clone: work that landed before its boundary is not seen (`git fetch --unshallow` to check)'));
+  if (outside) lines.push(c.yellow(`  ${outside}`));
   // One write, ending in its newline (out adds none).
   lines.push('');
   ctx.out.out(lines.join('\n'));

@@ -18,7 +18,8 @@ import { placeholder } from '../../shell-words.js';
 import { checkpointPath, display, listSkills, readCheckpoint, type CheckpointFile } from '../../store/checkpoints.js';
 import { readProjectText } from '../../store/safe-fs.js';
 import { gitState, type GitState } from '../../store/git-state.js';
-import { conflictedCheckpoints, conflictReport, type ConflictCode } from '../../store/index-conflicts.js';
+import { checkpointsOutside, conflictedCheckpoints, conflictReport, type ConflictCode } from '../../store/index-conflicts.js';
+import { outsideAsked, outsideLine, type OutsideCheckpoints } from '../../store/sparse-checkout.js';
 import { CONFLICT_REASON } from '../../protocol/json.js';
 import { oneLine, relativeTime } from '../render/output.js';
 import type { Context, ParsedArgs } from '../spec.js';
@@ -135,7 +136,7 @@ export async function run(args: ParsedArgs, ctx: Context): Promise<number> {
       throw new CheckpointError('E_INVALID', `cannot read the recovery capsule of "${skill}": ${s.why}`, { hint: `finish the merge first: ${s.repair}` });
     }
     const file = readCheckpoint(root, skill); // unreadable JSON: E_JSON, exit 2
-    if (!file) return none(ctx, skill, `no checkpoint for skill "${skill}", so no recovery capsule`, budget);
+    if (!file) return none(ctx, skill, `no checkpoint for skill "${skill}", so no recovery capsule`, budget, outsideAsked(checkpointsOutside(root), skill));
     const capsule = capsuleOf(file.value);
     if (capsule !== undefined) found = { skill, file, capsule };
     else return none(ctx, skill, `no recovery capsule saved for "${skill}" (save one with checkpoint pause ${skill} --context ...)`, budget);
@@ -153,7 +154,7 @@ export async function run(args: ParsedArgs, ctx: Context): Promise<number> {
     // An empty file holds none: named above, and no question.
     const mayHold = skipped.filter((s) => !s.empty);
     if (!found && mayHold.length) return unreadable(ctx, mayHold, budget);
-    if (!found) return none(ctx, null, 'no recovery capsule saved in any checkpoint', budget);
+    if (!found) return none(ctx, null, 'no recovery capsule saved in any checkpoint', budget, checkpointsOutside(root));
   }
 
   const refused = refusal(found);
@@ -238,11 +239,13 @@ function unreadable(ctx: Context, skipped: readonly Skipped[], budget: Budget): 
 }
 
 /** No capsule to show: the one line that says why, within the budget like any other output. */
-function none(ctx: Context, skill: string | null, message: string, budget: Budget): number {
+function none(ctx: Context, skill: string | null, found: string, budget: Budget, outside: OutsideCheckpoints | null = null): number {
+  // A checkpoint a sparse checkout leaves out may hold one: said in place of "none", and the user decides.
+  const message = outside ? outsideLine(outside) : found;
   // Within --max-bytes as every answer of resume (refused, exit 2, when even this does not fit).
-  if (ctx.json) ctx.out.out(fittedJson({ ok: true, skill, capsule: null, message }, budget.maxBytes, null));
+  if (ctx.json) ctx.out.out(fittedJson({ ok: !outside, skill, capsule: null, message, ...(outside ? { ask_user: true } : {}) }, budget.maxBytes, null));
   else printBudgeted([{ name: 'message', tier: 0, header: true, head: [message] }], budget, 'checkpoint status', (t) => ctx.out.out(t));
-  return 0;
+  return outside ? EXIT_ASK_USER : 0;
 }
 
 interface View {

@@ -6,6 +6,8 @@ import { blockedOnlyByLanded, blockingError, brokenNotice, buildAgenda, landedBl
 import { oneLine as q, relativeTime } from '../render/output.js';
 import { displayWidth, padDisplay } from '../render/width.js';
 import { listSkills, notAnObject } from '../../store/checkpoints.js';
+import { outsideLine } from '../../store/sparse-checkout.js';
+import { checkpointsOutside } from '../../store/index-conflicts.js';
 import { byteLimit, charLimit, printBudgeted, type Block } from '../render/budget.js';
 import { terminalSafeJson } from '../render/json-text.js';
 import type { Context, ParsedArgs } from '../spec.js';
@@ -42,7 +44,7 @@ export async function run(args: ParsedArgs, ctx: Context): Promise<number> {
     // A file removed mid-merge is not "no checkpoint": git's index still holds it (b.conflict).
     if (!skills.includes(skill) && !b.conflict) {
       throw new CheckpointError('E_NOT_FOUND', `no checkpoint for skill "${skill}"`, {
-        hint: skills.length ? `checkpoints here: ${skills.join(', ')} (checkpoint resume ${ONE_SKILL})` : `no checkpoints yet: a skill creates its checkpoint on its first write (checkpoint update ${ONE_SKILL} ...)`,
+        hint: skills.length ? `checkpoints here: ${skills.join(', ')} (checkpoint resume ${ONE_SKILL})` : notHereHint(root) ?? `no checkpoints yet: a skill creates its checkpoint on its first write (checkpoint update ${ONE_SKILL} ...)`,
       });
     }
     // Only a file that cannot be read at all may be set aside; a field is fixed where it stands.
@@ -65,6 +67,9 @@ export async function run(args: ParsedArgs, ctx: Context): Promise<number> {
     // A merge left unfinished is a conflict, as every write names it (E_CONFLICT); anything else is invalid input.
     throw new CheckpointError(b.conflict || needsResolve(b) ? 'E_CONFLICT' : 'E_INVALID', `cannot resume ${skill}: ${b.problem ?? `${first?.path}: ${first?.message}`}`, { hint });
   }
+  // Left out by a sparse checkout: not read here, so never "start fresh" over it.
+  const sparse = agenda.outside && outsideLine(agenda.outside);
+  if (skill && sparse && !agenda.items.length) throw new CheckpointError('E_SPARSE', `cannot resume ${skill}: ${sparse}`);
   const unread = historyNotice(agenda.historyError);
   if (unread) ctx.out.err(unread);
   const notice = brokenNotice(agenda);
@@ -74,6 +79,12 @@ export async function run(args: ParsedArgs, ctx: Context): Promise<number> {
   // can be resumed, or a merge left one conflicted, the user decides before any work starts.
   const unreadable = skill ? [] : agenda.broken;
   const askRepair = unreadable.length > 0 && (!top || unreadable.some(needsResolve));
+  if (!top && !askRepair && sparse) {
+    // The user decides: bring the checkpoints in, or start fresh knowing they exist.
+    if (ctx.json) ctx.out.out(fittedJson({ ok: false, ask_user: true, resume: null, message: sparse }, maxBytes, null));
+    else print([{ name: 'message', tier: 0, header: true, head: [sparse] }], 'checkpoint status');
+    return EXIT_ASK_USER;
+  }
   if (!top && !askRepair) {
     const msg = 'no checkpoint to resume: start fresh (a skill creates its checkpoint on its first write)';
     if (ctx.json) ctx.out.out(fittedJson({ ok: true, resume: null, message: msg }, maxBytes, null));
@@ -130,11 +141,12 @@ export async function run(args: ParsedArgs, ctx: Context): Promise<number> {
   // Left out of the ranking but named where the session reads, not on stderr alone.
   const repairLines = unreadable.length ? needsRepairLines(agenda) : [];
   if (repairLines.length) orientation.blocks.push({ name: 'checkpoints needing repair', tier: 0, head: ['', ...repairLines.map((l) => q(l))] });
+  if (sparse) orientation.blocks.push({ name: 'checkpoints outside this checkout', tier: 0, head: ['', sparse] });
   // Resume picked one: a session must know the others it was not shown exist.
   const others = skill ? [] : agenda.items.filter((i) => i !== top && (i.rank === RANKS.inProgress || i.rank === RANKS.atGate)).map((i) => i.skill);
   if (others.length) orientation.blocks.push({ name: 'other skills in progress', tier: 1, head: ['', `Also in progress: ${shownList(others, MAX_OTHERS)} (checkpoint resume ${ONE_SKILL})`] });
   if (ctx.json) {
-    const data = { ok: true, ask_user: ask, ...orientation.data, ...(skill ? {} : { others_in_progress: others }), ...(unreadable.length ? { needs_repair: unreadable.map(repairEntry) } : {}) };
+    const data = { ok: true, ask_user: ask, ...orientation.data, ...(skill ? {} : { others_in_progress: others }), ...(unreadable.length ? { needs_repair: unreadable.map(repairEntry) } : {}), ...(sparse ? { outside_sparse_checkout: sparse } : {}) };
     ctx.out.out(fittedJson(data, maxBytes, top!.skill));
     return ask ? EXIT_ASK_USER : 0;
   }
@@ -334,4 +346,10 @@ function orient(item: AgendaItem, now: Date, ask: boolean, files: readonly Liste
       repairs: repairsEntry(item),
     },
   };
+}
+
+/** With no checkpoint in the work tree: the ones a sparse checkout leaves out, as every reader names them. */
+function notHereHint(root: string): string | null {
+  const outside = checkpointsOutside(root);
+  return outside && outsideLine(outside);
 }

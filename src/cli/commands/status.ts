@@ -6,6 +6,7 @@ import { instantMs, missingDay } from '../../protocol/instant.js';
 import { actionsLanded, ageDays, openBlockers, waitsOnUser } from '../../protocol/priority.js';
 import { buildAgenda, decisionsWaiting, landedBlockerNote, repairEntry, repairNoteLine, repairReason, repairsEntry, type AgendaItem } from '../../read/agenda.js';
 import { skillLabel } from '../../store/skill-name.js';
+import { outsideLine } from '../../store/sparse-checkout.js';
 import { oneLine as q, relativeTime } from '../render/output.js';
 import { displayWidth, fitDisplay, MAX_CELL_WIDTH, MISNAMED_CELL_WIDTH, padDisplay, skillColumn } from '../render/width.js';
 import type { Context, ParsedArgs } from '../spec.js';
@@ -36,7 +37,9 @@ export async function run(args: ParsedArgs, ctx: Context): Promise<number> {
   const decisions = decisionsWaiting(agenda.items);
   // Read despite hand-written slips: still a finding (exit 1), as a checkpoint that needs repair.
   const slips = agenda.items.filter((i) => i.repairs.length);
-  const findings = agenda.broken.length + slips.length;
+  // Checkpoints git holds that this sparse checkout leaves out: not read, so never "none".
+  const outside = agenda.outside && outsideLine(agenda.outside);
+  const findings = agenda.broken.length + slips.length + (outside ? 1 : 0);
   const detailed = agenda.items.filter((i) => since === undefined || instantMs(i.checkpoint.updated_at) >= Date.parse(since));
 
   if (ctx.json) {
@@ -48,6 +51,7 @@ export async function run(args: ParsedArgs, ctx: Context): Promise<number> {
       broken: agenda.broken.map(repairEntry),
       repairs: slips.flatMap(repairsEntry),
       history_error: agenda.historyError,
+      outside_sparse_checkout: outside,
     });
     return findings ? 1 : 0;
   }
@@ -55,8 +59,8 @@ export async function run(args: ParsedArgs, ctx: Context): Promise<number> {
   const lines: string[] = [];
   if (decisions.length) lines.push(c.red.bold(`⛔ ${decisions.length} decision${decisions.length === 1 ? '' : 's'} waiting on you`));
   if (!agenda.items.length && !agenda.broken.length) {
-    ctx.out.out("no checkpoints yet (create one with `checkpoint update '<skill>' ...`)");
-    return 0;
+    ctx.out.out(outside ?? "no checkpoints yet (create one with `checkpoint update '<skill>' ...`)");
+    return outside ? 1 : 0;
   }
   if (args.options.brief) {
     const top = agenda.items[0];
@@ -103,6 +107,7 @@ export async function run(args: ParsedArgs, ctx: Context): Promise<number> {
     if (unshown.length) lines.push('', c.red(`Decisions waiting in skills not updated since ${since}:`), ...unshown.map((d) => `  ⛔ ${d.skill} ${q(String(d.id))}: ${q(d.description)}`));
     for (const i of detailed) lines.push('', ...details(i, ctx));
   }
+  if (outside) lines.push('', c.yellow(outside));
   // Ending in a newline already, the joined text is written as it is (out adds none, nor a copy).
   lines.push('');
   ctx.out.out(lines.join('\n'));

@@ -14,6 +14,8 @@ import { configProblems } from '../../store/config.js';
 import { block, oneLine } from '../render/output.js';
 import { shownPath } from '../../one-line.js';
 import { projectPathExists } from '../../store/safe-fs.js';
+import { checkpointsOutside } from '../../store/index-conflicts.js';
+import { outsideLine } from '../../store/sparse-checkout.js';
 
 const CONFIG_DISPLAY = '.checkpoints/config.json';
 
@@ -42,6 +44,12 @@ export async function run(args: ParsedArgs, ctx: Context): Promise<number> {
     for (const name of listed!.misnamed) {
       const rel = `${CHECKPOINTS_DIR}/${name}`;
       reports.push({ file: rel, ok: false, errors: [{ level: 'error', path: '(file name)', message: misnamedReason(name) }], warnings: [], advice: [] });
+    }
+    // In git but left out by a sparse checkout: not validated here, and never "none".
+    const outside = checkpointsOutside(root);
+    const line = outside && outsideLine(outside);
+    for (const file of !outside ? [] : outside.folded ? [`${CHECKPOINTS_DIR}/`] : outside.skills.map((s) => `${CHECKPOINTS_DIR}/${s}.checkpoint.json`)) {
+      reports.push({ file, ok: false, errors: [{ level: 'error', path: '(checkout)', message: line! }], warnings: [], advice: [] });
     }
     // The project config steers merge and rotate: a problem in it is a finding like an invalid checkpoint.
     const problems = configProblems(root);
