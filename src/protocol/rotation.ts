@@ -190,16 +190,30 @@ export function planRotation(input: JsonObject, opts: PlanOptions): RotationPlan
   return { logs, doc, moved, dropped, changed: logs.length > 0, pointersAdded: rotationPointers(doc).length - named };
 }
 
-/** Records rotation files in skill_state.rotated_to (kept unique, in order). Mutates `doc`. */
+/**
+ * The rotation files a rotated_to value names: a list of paths as it is, one path written as a
+ * string (a hand-written slip, repairable.ts) as a list of it, none when absent; null for anything
+ * else (a number, a list holding other values), which names no file rotation can trust.
+ */
+export function pointerList(value: JsonValue | undefined): string[] | null {
+  if (value === undefined) return [];
+  if (typeof value === 'string') return /\S/.test(value) ? [value] : null;
+  return Array.isArray(value) && value.every((p) => typeof p === 'string') ? (value as string[]) : null;
+}
+
+/**
+ * Records rotation files in skill_state.rotated_to (kept unique, in order), always as a list: one
+ * path written as a string is kept as the list's first. Mutates `doc`.
+ */
 export function addPointers(doc: JsonObject, files: readonly string[]): void {
   const [stateKey, pointerKey] = ROTATION_POINTER_PATH as [string, string];
   const state = doc[stateKey] ?? {};
   if (!isObj(state)) throw new CheckpointError('E_INVALID', `${stateKey} is not an object, so rotation cannot record ${ROTATION_POINTER_PATH.join('.')}`, { hint: 'fix the checkpoint, then rotate again' });
-  const current = state[pointerKey];
-  if (current !== undefined && (!Array.isArray(current) || current.some((p) => typeof p !== 'string'))) {
+  const current = pointerList(state[pointerKey]);
+  if (current === null) {
     throw new CheckpointError('E_INVALID', `${ROTATION_POINTER_PATH.join('.')} must be a list of rotation file paths`, { hint: 'fix or remove it, then rotate again' });
   }
-  const list = [...((current as string[] | undefined) ?? [])];
+  const list = [...current];
   for (const f of files) if (!list.includes(f)) list.push(f);
   state[pointerKey] = list;
   doc[stateKey] = state;
@@ -283,11 +297,12 @@ export function countEntries(counts: EntryCounts, dotted: string, entries: reado
   return counts;
 }
 
-/** The rotation files `doc`'s rotated_to names; none when it is absent or not a list of paths. */
+/** The rotation files `doc`'s rotated_to names (one written as a string included); none when it is absent or names none. */
 export function rotationPointers(doc: JsonObject): string[] {
   const [stateKey, pointerKey] = ROTATION_POINTER_PATH as [string, string];
   const state = doc[stateKey];
   const list = isObj(state) ? state[pointerKey] : undefined;
+  if (typeof list === 'string') return pointerList(list) ?? [];
   return Array.isArray(list) ? list.filter((p): p is string => typeof p === 'string') : [];
 }
 
@@ -300,8 +315,10 @@ export function rotationPointers(doc: JsonObject): string[] {
 export function removePointer(doc: JsonObject, file: string, stateWasEmpty = false): void {
   const [stateKey, pointerKey] = ROTATION_POINTER_PATH as [string, string];
   const state = doc[stateKey];
-  if (!isObj(state) || !Array.isArray(state[pointerKey])) return;
-  const rest = (state[pointerKey] as JsonValue[]).filter((p) => p !== file);
+  const named = isObj(state) ? state[pointerKey] : undefined;
+  // One path written as a string is a list of it (pointerList).
+  if (!isObj(state) || !(Array.isArray(named) || typeof named === 'string')) return;
+  const rest = (typeof named === 'string' ? [named] : (named as JsonValue[])).filter((p) => p !== file);
   if (rest.length) state[pointerKey] = rest;
   else delete state[pointerKey];
   if (!Object.keys(state).length && !stateWasEmpty) delete doc[stateKey];

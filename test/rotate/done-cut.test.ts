@@ -162,3 +162,73 @@ describe('done overflow, then restore (red team, 12-04)', () => {
     }
   });
 });
+
+describe('skill_state.rotated_to written by hand as one string (red team, 12-07)', () => {
+  const dirs: string[] = [];
+  afterEach(() => dirs.splice(0).forEach(cleanup));
+  const OLD = '.checkpoints/history/api.2026-05-01.json';
+  const FILE = '.checkpoints/api.checkpoint.json';
+
+  /** A checkpoint kept by hand: ten recently_done entries newest first, four actions queued, the pointer as one path. */
+  function handKept(rotatedTo: JsonValue, state: Record<string, JsonValue> = {}): string {
+    const dir = makeRepo();
+    dirs.push(dir);
+    const ten = Array.from({ length: 10 }, (_, i) => ({ at: `2026-11-${String(20 - i).padStart(2, '0')}T09:00:00Z`, action: `r${i}: src/r${i}.ts (PR ${i})` }));
+    const doc = checkpointDoc({ next_actions: ['Ship the release notes', 'Tag v2', 'Announce it', 'Close the milestone'], recently_done: ten, skill_state: { rotated_to: rotatedTo, pass_threshold: 8, ...state } });
+    write(dir, FILE, `${JSON.stringify(doc, null, 2).replace('"pass_threshold": 8', '"pass_threshold": 8.0')}\n`);
+    write(dir, OLD, `${JSON.stringify({ skill: 'api', rotated_at: '2026-05-01T18:00:00Z', entries: { recently_done: [{ at: '2026-04-30T10:00:00Z', action: 'Sketch the schema' }] } }, null, 2)}\n`);
+    commitAll(dir, 'kept by hand');
+    return dir;
+  }
+
+  it('validate flags it, status names the fix, and the fix is one update', async () => {
+    const dir = handKept(OLD);
+    const v = await runCli(dir, ['validate']);
+    expect(v.code).toBe(1);
+    expect(v.stdout).toContain('skill_state.rotated_to: skill_state.rotated_to must be a list of rotation file paths');
+    const s = await runCli(dir, ['status', '--brief']);
+    expect(s.stdout).toContain(`skill_state.rotated_to is a string ("${OLD}"), not a list of rotation file paths`);
+    const fix = /fix: (checkpoint update api .*)$/m.exec(s.stdout)![1]!;
+    expect(fix).toBe(`checkpoint update api --skill_state.rotated_to:json='["${OLD}"]'`);
+    expect((await runCli(dir, ['update', 'api', `--skill_state.rotated_to:json=["${OLD}"]`])).code).toBe(0);
+    expect((await runCli(dir, ['validate'])).stdout).toMatch(/^✓ /);
+  });
+
+  it('done reads it as that one file and writes the list: a day of dones fills one named rotation file, nothing lost', async () => {
+    const dir = handKept(OLD);
+    const before = JSON.parse(read(dir, FILE)).recently_done;
+    for (let i = 0; i < 3; i++) {
+      const r = await runCli(dir, ['done', 'api']);
+      expect(r.code, r.stderr).toBe(0);
+      expect(r.stderr).toBe('');
+    }
+    const files = readdirSync(join(dir, '.checkpoints/history')).sort();
+    expect(files).toHaveLength(2);
+    const today = files.find((f) => f !== 'api.2026-05-01.json')!;
+    const after = JSON.parse(read(dir, FILE));
+    expect(after.skill_state.rotated_to).toEqual([OLD, `.checkpoints/history/${today}`]);
+    expect(read(dir, FILE)).toContain('"pass_threshold": 8.0');
+    const moved = JSON.parse(read(dir, `.checkpoints/history/${today}`)).entries.recently_done;
+    // The three oldest went out, in one file, and the ten newest are kept: every record is somewhere.
+    expect(multiset([...after.recently_done, ...moved])).toEqual(multiset([...before, ...after.recently_done.slice(0, 3)]));
+    expect(moved).toHaveLength(3);
+    expect((await runCli(dir, ['validate'])).stdout).toMatch(/^✓ /);
+  });
+
+  it('rotate reads it the same way', async () => {
+    const dir = handKept(OLD, { run_history: Array.from({ length: 8 }, (_, i) => ({ at: `2026-11-${String(10 + i)}T12:00:00Z`, score: 7, note: `run ${i}` })) });
+    const r = await runCli(dir, ['rotate', 'api', '--keep=5']);
+    expect(r.code, r.stderr).toBe(0);
+    expect(JSON.parse(read(dir, FILE)).skill_state.rotated_to).toEqual([OLD, expect.stringMatching(/^\.checkpoints\/history\/api\.\d{4}-\d{2}-\d{2}\.json$/)]);
+  });
+
+  it('a pointer no rule reads as paths (a number) is left as it is, and done says the file is not named there', async () => {
+    const dir = handKept(5);
+    const r = await runCli(dir, ['done', 'api']);
+    expect(r.code, r.stderr).toBe(0);
+    const [, to] = /moved 1 older recently_done entry \(over 10\) to (\S+)/.exec(r.stdout)!;
+    expect(r.stdout).toContain(`not named in skill_state.rotated_to (skill_state.rotated_to must be a list of rotation file paths): fix that (checkpoint validate), then add ${to} to the list`);
+    expect(JSON.parse(read(dir, to!)).entries.recently_done).toHaveLength(1);
+    expect(JSON.parse(read(dir, FILE)).skill_state.rotated_to).toBe(5);
+  });
+});

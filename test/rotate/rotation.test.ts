@@ -138,8 +138,11 @@ describe('planRotation', () => {
     expect(() => planRotation(doc({}), { keep: 1.5, target: TARGET })).toThrow(/whole number/);
   });
 
-  it('refuses a rotated_to that is not a list of paths', () => {
-    expect(() => planRotation(doc({ run_history: runs(7), rotated_to: 'x' }), { keep: 1, target: TARGET })).toThrow(/rotated_to/);
+  it('refuses a rotated_to that names no paths (a number, a list holding one), and reads one path written as a string as a list of it', () => {
+    expect(() => planRotation(doc({ run_history: runs(7), rotated_to: 5 }), { keep: 1, target: TARGET })).toThrow(/rotated_to/);
+    expect(() => planRotation(doc({ run_history: runs(7), rotated_to: ['.checkpoints/history/api.2026-05-01.json', 8.0] }), { keep: 1, target: TARGET })).toThrow(/rotated_to/);
+    const plan = planRotation(doc({ run_history: runs(7), rotated_to: '.checkpoints/history/api.2026-05-01.json' }), { keep: 1, target: TARGET });
+    expect((plan.doc.skill_state as JsonObject).rotated_to).toEqual(['.checkpoints/history/api.2026-05-01.json', TARGET]);
   });
 });
 

@@ -1,7 +1,7 @@
 import { accessSync, constants, statSync } from 'node:fs';
 import { oneLine, quoted, shown } from '../../one-line.js';
 import { delimiter, join, resolve } from 'node:path';
-import { CheckpointError } from '../../errors.js';
+import { CheckpointError, isCheckpointError } from '../../errors.js';
 import { logRetention, policyFor, type LogPolicy } from '../../protocol/fields.js';
 import { rebaseTexts, rekeyItems } from '../../protocol/format.js';
 import { literalPlace, type LiteralTexts } from '../../protocol/json.js';
@@ -81,9 +81,12 @@ export async function run(args: ParsedArgs, ctx: Context): Promise<number> {
   // One change for the check before --verify runs and for the write: every refusal is decided first.
   // `now` is the write's own instant (taken under the lock, after the check ran), never ctx.now.
   let stampNotes: string[] = [];
+  // Why the rotation file could not be named in skill_state.rotated_to (a value no rule reads as paths).
+  let unrecorded: string | null = null;
   const change = (current: JsonValue | null, texts: LiteralTexts, now: Date): JsonValue => {
     overflow = null;
     stampNotes = [];
+    unrecorded = null;
     const doc = current as JsonObject | null;
     const from = structuredClone(doc) as JsonObject;
     // Re-read under the lock: the file may have been reset or rewritten since queuedActions().
@@ -150,9 +153,13 @@ export async function run(args: ParsedArgs, ctx: Context): Promise<number> {
     if (cut.moved.length) {
       overflow = { entries: cut.moved, movedAt: cut.movedAt.map((i) => wasAt(i)!), from, texts: read };
       try {
+        // One path written as a string is read, and written back, as a list of it (addPointers).
         addPointers(doc, [overflowPointer(root, skill, from, now)]);
-      } catch {
-        // a skill_state that cannot hold the pointer: the entries still go to history/
+      } catch (e) {
+        // A skill_state (or rotated_to) that cannot hold the pointer: the entries still go to
+        // history/, and the command says the file is not named (validate names what to fix).
+        if (!isCheckpointError(e)) throw e;
+        unrecorded = e.message;
       }
     }
     left = actions;
@@ -229,7 +236,8 @@ export async function run(args: ParsedArgs, ctx: Context): Promise<number> {
   // Said as done says it of the actions it took (the next `done` is what this one just was).
   const skipped = choice.landed.map((s) => (s.evidence === MARKED_DONE ? { ...s, evidence: 'marked done in the checkpoint' } : s));
   if (ctx.json) {
-    ctx.out.json({ ok: true, skill, done: doneText, ...(alsoDone.length ? { also_done: alsoDone.map((a) => a.text) } : {}), next: next === undefined ? null : (nextWords(next) ?? null), ...(skipped.length ? { skipped_as_landed: skipped } : {}), status: (result.after as JsonObject).status, ...(archived ? { archived } : {}), ...(link !== undefined ? { replaced_link: link } : {}), ...(result.kept.length ? { kept_errors: result.kept } : {}) });
+    const notNamed = unrecorded as string | null;
+    ctx.out.json({ ok: true, skill, done: doneText, ...(alsoDone.length ? { also_done: alsoDone.map((a) => a.text) } : {}), next: next === undefined ? null : (nextWords(next) ?? null), ...(skipped.length ? { skipped_as_landed: skipped } : {}), status: (result.after as JsonObject).status, ...(archived ? { archived: { ...(archived as object), ...(notNamed !== null ? { not_recorded: notNamed } : {}) } } : {}), ...(link !== undefined ? { replaced_link: link } : {}), ...(result.kept.length ? { kept_errors: result.kept } : {}) });
     return 0;
   }
   ctx.out.out(`✓ done: ${oneLine(doneText)}${args.options.landed ? ` (${why(picks[picks.length - 1]!)})` : ''}`);
@@ -244,6 +252,8 @@ export async function run(args: ParsedArgs, ctx: Context): Promise<number> {
   // Moved, not lost: said, with where (the file names them in skill_state.rotated_to too).
   const moved = archived as { to: string; count: number } | null;
   if (moved) ctx.out.out(`  moved ${moved.count} older recently_done entr${moved.count === 1 ? 'y' : 'ies'} (over ${RECENTLY_DONE_MAX}) to ${oneLine(moved.to)}`);
+  const notNamed = unrecorded as string | null;
+  if (moved && notNamed !== null) ctx.out.out(`  not named in skill_state.rotated_to (${oneLine(notNamed)}): fix that (checkpoint validate), then add ${oneLine(moved.to)} to the list`);
   return 0;
 }
 
