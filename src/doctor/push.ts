@@ -33,9 +33,10 @@ export const isObjectName = (end: string): boolean => HEX.test(end);
  * object name as the pre-push hook passes it, or a revision name (REVISION_NAME) doctor resolves.
  */
 export function parsePushRange(text: string): PushRange {
-  const [from, written, extra] = text.split('..');
-  // "<from>.." is "<from>..HEAD", as git reads it (`@{u}..`: what a push of HEAD would carry).
-  const to = written === '' && from !== '' ? 'HEAD' : written;
+  const [left, right, extra] = text.split('..');
+  // An open end of a range is HEAD, as git reads it: `@{u}..` is what a push of HEAD would carry, `..main` is HEAD..main.
+  const from = right !== undefined && left === '' ? 'HEAD' : left;
+  const to = right === '' ? 'HEAD' : right;
   const bad = () => new CheckpointError('E_USAGE', `--pushed ${shown(text)}: expected <from>..<to> or <to>, each a commit id or a name such as origin/main, @{u} or HEAD~2`, { hint: 'the pre-push hook passes the ranges git gives it; by hand: --pushed origin/main..HEAD' });
   const end = (e: string) => HEX.test(e) || REVISION_NAME.test(e);
   if (extra !== undefined) throw bad();
@@ -43,8 +44,8 @@ export function parsePushRange(text: string): PushRange {
     if (!end(from!)) throw bad();
     return { from: null, to: from! };
   }
-  if (!end(to) || (from !== '' && !end(from!))) throw bad();
-  return { from: !from || ZERO.test(from) ? null : from, to };
+  if (!end(to) || !end(from!)) throw bad();
+  return { from: ZERO.test(from!) ? null : from!, to };
 }
 
 /** Checks whose findings a pushed checkpoint carries (a stale date or another machine's path never block). */

@@ -168,9 +168,10 @@ export class IsoHistory implements GitHistory {
     const m = upstream ? [name, '', upstream[2]!] : /^(.*?)((?:[~^]\d*)*)$/.exec(name)!;
     let sha: string | null;
     if (upstream) {
-      // `@{u}` alone is the current branch's (none when HEAD is detached), as git reads it.
-      const head = upstream[1] ? null : (await this.readHead()).ref;
-      const branch = upstream[1] ? upstream[1] : head?.startsWith('refs/heads/') ? branchName(head) : null;
+      // `@{u}` alone (or `HEAD@{u}`) is the current branch's (none when HEAD is detached), as git reads it.
+      const current = !upstream[1] || upstream[1] === 'HEAD';
+      const head = current ? (await this.readHead()).ref : null;
+      const branch = !current ? upstream[1]! : head?.startsWith('refs/heads/') ? branchName(head) : null;
       const ref = branch === null ? null : upstreamRef(readGitFile(join(this.dirs.commonDir, 'config')) ?? '', branch);
       sha = ref === null ? null : await (await this.git()).resolveRef({ fs, gitdir: this.dirs.commonDir, ref }).catch(() => null);
     } else if (m[1] === 'HEAD') sha = (await this.readHead()).sha;

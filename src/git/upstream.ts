@@ -13,15 +13,12 @@ export const UPSTREAM_NAME = /^(.*)@\{(?:u|upstream)\}((?:[~^]\d*)*)$/;
  */
 export function upstreamRef(configText: string, branch: string): string | null {
   const entries = configEntries(configText);
-  const last = (section: string, subsection: string, key: string) => {
-    let value: string | null = null;
-    for (const e of entries) if (e.section === section && e.subsection === subsection && e.key === key && e.value !== null) value = e.value;
-    return value;
-  };
-  const remote = last('branch', branch, 'remote');
-  const merge = last('branch', branch, 'merge');
-  if (remote === null || merge === null) return null;
-  const ref = merge.startsWith('refs/') ? merge : `refs/heads/${merge}`;
+  const values = (key: string) => entries.filter((e) => e.section === 'branch' && e.subsection === branch && e.key === key && e.value !== null).map((e) => e.value!);
+  // As git reads them: the last remote; the first merge (more are for an octopus `git pull`).
+  const remote = values('remote').at(-1);
+  const ref = values('merge')[0];
+  if (remote === undefined || ref === undefined) return null;
+  // A local branch: the ref as written ("main" or "refs/heads/main"), which the caller resolves.
   if (remote === '.') return ref;
   // Each fetch refspec in order, the first that stores the ref (negative ones, "^refs/...", store nothing).
   for (const e of entries) {

@@ -24,8 +24,10 @@ describe('--pushed ranges', () => {
     expect(parsePushRange(`${A}..`)).toEqual({ from: A, to: 'HEAD' });
     expect(parsePushRange('main@{upstream}~2..feature/x')).toEqual({ from: 'main@{upstream}~2', to: 'feature/x' });
     expect(parsePushRange('origin/main..@{u}')).toEqual({ from: 'origin/main', to: '@{u}' });
+    expect(parsePushRange('..main')).toEqual({ from: 'HEAD', to: 'main' });
+    expect(parsePushRange('..')).toEqual({ from: 'HEAD', to: 'HEAD' });
   });
-  it.each(['', '..', `${A}..${B}..${A}`, `${A};rm -rf /`, '-x..HEAD', 'main@{push}..HEAD', '@{-1}..HEAD', 'main@{u..HEAD', '@{u}@{u}..HEAD', 'main.lock@{u}..HEAD', ':/fix..HEAD', 'HEAD:src/a.ts', 'a b..HEAD', 'main.lock..HEAD', '.hidden..HEAD', 'x/.y..HEAD', 'HEAD^{tree}'])('refuses %j as a usage error', (text) => {
+  it.each(['', '...', `${A}..${B}..${A}`, `${A};rm -rf /`, '-x..HEAD', 'main@{push}..HEAD', '@{-1}..HEAD', 'main@{u..HEAD', '@{u}@{u}..HEAD', 'main.lock@{u}..HEAD', ':/fix..HEAD', 'HEAD:src/a.ts', 'a b..HEAD', 'main.lock..HEAD', '.hidden..HEAD', 'x/.y..HEAD', 'HEAD^{tree}'])('refuses %j as a usage error', (text) => {
     let err: unknown;
     try {
       parsePushRange(text);

@@ -32,6 +32,17 @@ describe('upstreamRef: a branch\'s upstream from config text', () => {
 \tmerge = refs/heads/main
 [branch "half"]
 \tremote = origin
+[branch "twice"]
+\tremote = fork
+\tremote = origin
+\tmerge = refs/heads/main
+\tmerge = refs/heads/other
+[branch "short"]
+\tremote = origin
+\tmerge = main
+[branch "shortlocal"]
+\tremote = .
+\tmerge = main
 `;
   it.each([
     ['main', 'refs/remotes/origin/main'],
@@ -42,6 +53,10 @@ describe('upstreamRef: a branch\'s upstream from config text', () => {
     ['gone', null],
     ['url', null],
     ['half', null],
+    // As git reads them: the last remote, the first merge; a short merge name no fetch refspec stores.
+    ['twice', 'refs/remotes/origin/main'],
+    ['short', null],
+    ['shortlocal', 'main'],
     ['nope', null],
   ])('%s -> %s', (branch, ref) => {
     expect(upstreamRef(config, branch)).toBe(ref);
@@ -65,16 +80,24 @@ describe.each(['native', 'isomorphic'] as const)('resolveRevisions with @{u} (%s
     write(dir, 'a.txt', '3\n');
     commitAll(dir, 'three');
     git(dir, ['branch', '-q', 'lonely']);
-    const names = ['@{u}', '@{upstream}', '@{u}~1', 'topic@{u}', 'main@{u}', 'main@{upstream}^', 'refs/heads/main@{u}', 'lonely@{u}', 'nope@{u}'];
+    git(dir, ['config', 'branch.twice.remote', 'origin']);
+    git(dir, ['config', 'branch.twice.merge', 'refs/heads/main']);
+    git(dir, ['config', '--add', 'branch.twice.merge', 'refs/heads/other']);
+    git(dir, ['config', 'branch.short.remote', 'origin']);
+    git(dir, ['config', 'branch.short.merge', 'main']);
+    git(dir, ['config', 'branch.shortlocal.remote', '.']);
+    git(dir, ['config', 'branch.shortlocal.merge', 'main']);
+    for (const b of ['twice', 'short', 'shortlocal']) git(dir, ['branch', '-q', b]);
+    const names = ['@{u}', '@{upstream}', 'HEAD@{u}', '@{u}~1', 'topic@{u}', 'main@{u}', 'main@{upstream}^', 'refs/heads/main@{u}', 'lonely@{u}', 'nope@{u}', 'twice@{u}', 'short@{u}', 'shortlocal@{u}'];
     const revParse = (n: string) => {
       const r = gitTry(dir, ['rev-parse', '--verify', '--quiet', `${n}^{commit}`]);
       return r.status === 0 ? r.stdout.trim() : null;
     };
     const expected = names.map(revParse);
-    expect(expected.filter((x) => x !== null).length).toBe(6);
+    expect(expected.filter((x) => x !== null).length).toBe(9);
     expect(await (await createHistory({ dir, engine })).resolveRevisions(names)).toEqual(expected);
     git(dir, ['checkout', '-q', '--detach']);
     expect(revParse('@{u}')).toBeNull();
-    expect(await (await createHistory({ dir, engine })).resolveRevisions(['@{u}', 'topic@{u}'])).toEqual([null, revParse('topic@{u}')]);
+    expect(await (await createHistory({ dir, engine })).resolveRevisions(['@{u}', 'HEAD@{u}', 'topic@{u}'])).toEqual([null, null, revParse('topic@{u}')]);
   });
 });
