@@ -13,6 +13,8 @@
 
 export interface GlobMatcher {
   test(path: string): boolean;
+  /** Whether some path below the folder `dir` could match: the glob reaches into it ("vendor/**" reaches into "vendor/lib"). */
+  under(dir: string): boolean;
 }
 
 export interface GlobOptions {
@@ -46,7 +48,10 @@ export function globMatcher(glob: string, opts: GlobOptions = {}): GlobMatcher {
     segments.push({ globstar: false, text: plain ? String.fromCharCode(...pieces.map((p) => (p as { code: number }).code)) : null, pieces, literal });
   }
   const globstars = segments.filter((s) => s.globstar).length;
-  return { test: (path) => matchPath(segments, fold ? asciiLower(path) : path, globstars > 1) };
+  return {
+    test: (path) => matchPath(segments, fold ? asciiLower(path) : path, globstars > 1, false),
+    under: (dir) => matchPath(segments, fold ? asciiLower(dir) : dir, globstars > 1, true),
+  };
 }
 
 /** ASCII letters lower-cased, others kept (git's core.ignorecase folds no more). */
@@ -151,18 +156,23 @@ function segmentMatches(seg: Segment & { globstar: false }, path: string, from: 
   return matchSegment(seg.pieces, path, from, to) || (seg.literal !== null && matchSegment(seg.literal, path, from, to));
 }
 
-function matchPath(segments: readonly Segment[], path: string, memoize: boolean): boolean {
+/** Whether `path` matches; with `below`, whether `path` as a folder could hold a match (segments are left once it is used up). */
+function matchPath(segments: readonly Segment[], path: string, memoize: boolean, below: boolean): boolean {
   // Failed (segment, position) pairs: with two `**` or more, the same pair is reached many ways.
   const failed = memoize ? new Set<number>() : null;
   const width = path.length + 2;
   const from = (k: number, start: number): boolean => {
+    if (below && start === path.length + 1) return k < segments.length;
     if (k === segments.length) return start === path.length + 1;
     if (start > path.length) return false;
     const key = k * width + start;
     if (failed?.has(key)) return false;
     const seg = segments[k]!;
     let ok = false;
-    if (seg.globstar && k === segments.length - 1) {
+    if (seg.globstar && below) {
+      // It takes the rest of the folder; what follows it (or nothing, trailing) matches below.
+      ok = true;
+    } else if (seg.globstar && k === segments.length - 1) {
       // A trailing `**`: everything below.
       ok = start < path.length;
     } else if (seg.globstar) {

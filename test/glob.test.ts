@@ -96,4 +96,24 @@ describe('generated_files globs', () => {
       expect(ours, glob).toEqual(byGit);
     }
   });
+  it('under: whether a folder could hold a match (a submodule not checked out under a glob)', () => {
+    const table: [string, string, boolean][] = [
+      ['vendor/*/src/*.ts', 'vendor/lib', true],
+      ['vendor/*/src/*.ts', 'vendor/lib/src', true],
+      ['vendor/*/src/*.ts', 'vendor/lib/docs', false],
+      ['vendor/*/src/*.ts', 'third_party/lib', false],
+      ['vendor/**/x.ts', 'vendor/lib', true],
+      ['vendor/**/x.ts', 'vendor/a/b/c', true],
+      ['vendor/**', 'vendor/lib', true],
+      ['**/x.ts', 'deps/old lib', true],
+      ['vendor/lib/src/*.ts', 'vendor/lib', true],
+      ['vendor/lib-[0-9]/*.ts', 'vendor/lib-2', true],
+      ['vendor/lib-[0-9]/*.ts', 'vendor/lib-x', false],
+      // The folder itself is the last segment's match: nothing below it could be.
+      ['vendor/*', 'vendor/lib', false],
+      ['vendor/*.ts', 'vendor/lib', false],
+      ['src/*.ts', 'vendor/lib', false],
+    ];
+    for (const [glob, dir, want] of table) expect(globMatcher(glob).under(dir), `${glob} under ${dir}`).toBe(want);
+  });
 });

@@ -683,10 +683,11 @@ export function checkGeneratedFiles(cp: Checkpoint, ctx: FileContext): (uncommit
         // A folded folder hides its files: HEAD's tree says whether one there matches (unknown: assume so).
         const outside = ctx.outside?.() ?? NOTHING_OUTSIDE;
         const folded = foldedDirs(ctx.root, target.alternatives, outside).length > 0 && (ctx.headFolded === undefined || [...ctx.headFolded].some(test));
-        // A glob looking inside a submodule this clone never checked out ("vendor/lib/src/*.ts").
-        const sub = target.alternatives.flatMap((a) => patternBase(ctx.root, a)).map((b) => unpopulatedSubmodule(outside, `${b}/`, exists.at ?? ((p) => projectEntry(ctx.root, p)))).find((s) => s !== undefined);
-        if (sub !== undefined) {
-          findings.push({ ...base, level: 'info', path, message: `${shown(target.text)} matches no file in this checkout: ${submoduleNotCheckedOut(sub)}; not checked`, evidence: { file: target.text } });
+        // A glob reaching into a submodule this clone never checked out, from inside it
+        // ("vendor/lib/src/*.ts") or from above it ("vendor/*/src/*.ts", "vendor/**/x.ts").
+        const subs = submodulesReached(ctx.root, target.alternatives, outside, exists.at ?? ((p) => projectEntry(ctx.root, p)));
+        if (subs.length) {
+          findings.push({ ...base, level: 'info', path, message: `${shown(target.text)} matches no file in this checkout: ${submoduleNotCheckedOut(subs)}; not checked`, evidence: { file: target.text } });
         } else if ([...outside.files].some(test) || folded) {
           findings.push({ ...base, level: 'info', path, message: `${shown(target.text)} matches no file in this checkout; a sparse checkout leaves out what it may name; not checked`, evidence: { file: target.text } });
         } else {
@@ -921,9 +922,26 @@ export function unpopulatedSubmodule(outside: OutsideCheckout, rel: string, at: 
   return sub !== undefined && at(`${sub}/.git`).kind === 'missing' ? sub : undefined;
 }
 
-/** Where a path lies that a submodule not checked out holds, and how to check it out. */
-function submoduleNotCheckedOut(sub: string): string {
-  return `inside submodule ${shown(sub)}, which is not checked out here (git submodule update --init ${/^[\w./@+-]+$/.test(sub) ? sub : shellQuote(sub)})`;
+/**
+ * The submodules the index records whose folders hold no checkout and that a pattern could match
+ * files in: its fixed folder is inside one, or above one its remaining part can reach into.
+ */
+function submodulesReached(root: string, alternatives: readonly string[], outside: OutsideCheckout, at: (rel: string) => ProjectEntry): string[] {
+  const links = outside.gitlinks ?? [];
+  if (!links.length) return [];
+  const globs = alternatives.flatMap((a) => {
+    const rel = repoRelative(root, a);
+    return rel === null ? [] : [globMatcher(rel)];
+  });
+  return links.filter((link) => globs.some((g) => g.under(link)) && at(`${link}/.git`).kind === 'missing');
+}
+
+/** Where a path lies that submodules not checked out hold, and how to check them out. */
+function submoduleNotCheckedOut(subs: string | readonly string[]): string {
+  const list = typeof subs === 'string' ? [subs] : subs;
+  const init = list.map((sub) => (/^[\w./@+-]+$/.test(sub) ? sub : shellQuote(sub))).join(' ');
+  const names = list.length === 1 ? `submodule ${shown(list[0]!)}, which is` : `submodules ${list.slice(0, -1).map((sub) => shown(sub)).join(', ')} and ${shown(list.at(-1)!)}, which are`;
+  return `inside ${names} not checked out here (git submodule update --init ${init})`;
 }
 
 /** Whether `rel` is a folder ("docs/", "docs/guide") the index keeps out of the work tree: it holds a skip-worktree file or folds a folder under it. */

@@ -91,4 +91,30 @@ describe('a submodule listed in generated_files (red team, 12-06)', () => {
       expect(there, engine).toEqual(['context_primer.generated_files[4]']);
     }
   });
+  it('a glob whose fixed folder is above a submodule a clone did not check out is a note naming it; one that reaches no submodule still matches no file', async () => {
+    const { dir } = vendored();
+    // "vendor/*/lib/*.ts" and "vendor/**/s.ts" could match in vendor/sub; "tools/*/lib/*.ts" and "vendor/*.ts" could not.
+    const listed = ['vendor/*/lib/*.ts', 'vendor/**/s.ts', 'tools/*/lib/*.ts', 'vendor/*.ts (old shims)'];
+    const doc = checkpointDoc({
+      skill: 'demo', project: 'p', project_dir: dir, status: 'waiting on review', created_at: '2026-03-14T08:01:00Z', updated_at: '2026-03-14T08:03:00Z',
+      context_primer: { key_decisions: ['k'], generated_files: listed, user_preferences: [] },
+    });
+    write(dir, '.checkpoints/demo.checkpoint.json', `${JSON.stringify(doc, null, 2)}\n`);
+    commitAll(dir, 'list the lib by globs', '2026-03-14T08:03:00Z');
+    const clone = join(tempDir('cp-clone-'), 'clone');
+    git(dir, ['clone', '-q', dir, clone]);
+    expect(cli(clone, ['install-driver']).code).toBe(0);
+    const init = 'matches no file in this checkout: inside submodule vendor/sub, which is not checked out here (git submodule update --init vendor/sub); not checked';
+    for (const engine of ENGINES) {
+      const found = (await fileFindings(clone, engine)).map((f) => [f.level, f.message]);
+      expect(found, engine).toEqual([
+        ['info', `vendor/*/lib/*.ts ${init}`],
+        ['info', `vendor/**/s.ts ${init}`],
+        ['warning', 'tools/*/lib/*.ts matches no file; update the checkpoint'],
+        ['warning', 'vendor/*.ts matches no file; update the checkpoint'],
+      ]);
+      // Checked out, the globs match its files: nothing about them.
+      expect((await fileFindings(dir, engine)).filter((f) => f.message.includes('vendor/*/lib') || f.message.includes('vendor/**')), engine).toEqual([]);
+    }
+  });
 });
