@@ -220,7 +220,11 @@ export function outOfRepo(t: GeneratedTarget, root: string, exists: Exists): Out
   if (target.kind === 'pattern') {
     if (!target.alternatives.some((a) => repoRelative(root, a) !== null)) return outside(target.text);
     const found = resolvePattern(root, target.alternatives, exists);
-    return found.matches.length || found.odd === null ? null : odd(found.odd.path, found.odd.entry);
+    if (found.matches.length || found.odd === null) return null;
+    // The link is the pattern's fixed folder ("docs/etc" of "docs/etc/*.conf"): what it names lies through it.
+    const { path: at, entry } = found.odd;
+    if (entry.kind === 'link-out' && !found.test(at)) return { file: target.text, kind: 'symlink-out', note: `reached through ${entry.link}, a symlink out of the repository` };
+    return odd(at, entry);
   }
   if (t.rel === null) return resolve(root, target.path) === resolve(root) ? null : outside(target.path);
   return odd(t.rel, (exists.at ?? ((r: string) => projectEntry(root, r)))(t.rel));
@@ -286,6 +290,8 @@ export interface GeneratedTarget {
   rel: string | null;
   /** A file the entry's prose names ("see docs/auth.md for details"), not the entry's own path. */
   prose?: true;
+  /** The part of the entry this target is read from, as written ("src/b.ts" of "src/a.ts, src/b.ts"; the entry itself when it is one). */
+  part: string;
 }
 
 /** Per loaded checkpoint (a fresh object each run): doctor asks for its targets twice. */
@@ -295,7 +301,7 @@ const targetsOf = new WeakMap<Checkpoint, { root: string; targets: GeneratedTarg
  * `entries`: what each entry text resolved to in this run, shared by the checkpoints of one
  * run (they often list the same files); never kept across runs, as files come and go.
  */
-export function generatedTargets(cp: Checkpoint, root: string, entries: Map<string, Omit<GeneratedTarget, 'path' | 'entry'>> = new Map(), exists: Exists = existsIn(root)): GeneratedTarget[] {
+export function generatedTargets(cp: Checkpoint, root: string, entries: Map<string, Omit<GeneratedTarget, 'path' | 'entry' | 'part'>> = new Map(), exists: Exists = existsIn(root)): GeneratedTarget[] {
   const known = targetsOf.get(cp);
   if (known?.root === root) return known.targets;
   const targets = readTargets(cp, root, entries, exists);
@@ -303,7 +309,7 @@ export function generatedTargets(cp: Checkpoint, root: string, entries: Map<stri
   return targets;
 }
 
-function readTargets(cp: Checkpoint, root: string, entries: Map<string, Omit<GeneratedTarget, 'path' | 'entry'>>, existsRel: Exists): GeneratedTarget[] {
+function readTargets(cp: Checkpoint, root: string, entries: Map<string, Omit<GeneratedTarget, 'path' | 'entry' | 'part'>>, existsRel: Exists): GeneratedTarget[] {
   // context_primer's list, then one written at the top level: each entry checked alike, under its own path.
   const files = listEntries(cp, 'generated_files');
   if (!files.length) return [];
@@ -332,7 +338,7 @@ function readTargets(cp: Checkpoint, root: string, entries: Map<string, Omit<Gen
         const target = inCheckout(parsed, mapped);
         entries.set(key, (resolved = { target, rel: target.kind === 'path' ? repoRelative(root, target.path) : null }));
       }
-      return { path, entry, ...resolved, ...(prose ? { prose: true as const } : {}) };
+      return { path, entry, part: part.trim(), ...resolved, ...(prose ? { prose: true as const } : {}) };
     });
   });
 }

@@ -176,15 +176,15 @@ describe('a listed file that leads out of the repository (red team 12-07)', () =
     expect(text.stdout.slice(text.stdout.indexOf('Files for this step:'))).toBe([
       'Files for this step:',
       '  docs/notes.md — a symlink out of the repository, not read',
-      '  docs/spec.md (auth spec) — docs/spec.md a symlink out of the repository, not read',
+      '  docs/spec.md (auth spec) — docs/spec.md is a symlink out of the repository, not read',
       '  vendor/deploy.md — reached through vendor, a symlink out of the repository, not read',
       '  ~/.ssh/id_rsa — outside the repository, not read',
-      '  src/auth.ts, ../../etc/shadow — ../../etc/shadow outside the repository, not read',
+      '  src/auth.ts, ../../etc/shadow — ../../etc/shadow is outside the repository, not read',
       '  docs/pipe.md — a FIFO, not a plain file, not read',
       '  src/auth.ts',
       '  gone.md — missing',
       '  (marked: not where the checkpoint says; update generated_files, `checkpoint doctor` has the details)',
-      '  (marked not read: it leads out of the repository or is no plain file, so it is not a file to load; `checkpoint doctor` has the details)',
+      '  (marked not read: it leads out of the repository or is no plain file, so it is not a file to load (the other files its entry names still are); `checkpoint doctor` has the details)',
       '',
     ].join('\n'));
     expect(text.stdout).not.toContain('token-123');
@@ -201,6 +201,28 @@ describe('a listed file that leads out of the repository (red team 12-07)', () =
     ]);
   });
 
+  it('judges an entry part by part: its files in the repository stay to load, only the part leading out is not read', async () => {
+    const files = ['src/config.ts, ~/.config/app/settings.json', 'src/auth.ts, ../../etc/shadow (both read at boot)', 'vendor/*.md', 'src/api.ts (auth routes)'];
+    const dir = hostile(files);
+    write(dir, 'src/config.ts', 'export const config = {};\n');
+    write(dir, 'src/api.ts', 'export const api = 1;\n');
+    commitAll(dir, 'config and api', ago(18));
+    const text = (await runCli(dir, ['resume', 'api'])).stdout;
+    expect(text.slice(text.indexOf('Files for this step:')).split('\n').slice(1, 5)).toEqual([
+      '  src/config.ts, ~/.config/app/settings.json — ~/.config/app/settings.json is outside the repository, not read',
+      '  src/auth.ts, ../../etc/shadow (both read at boot) — ../../etc/shadow is outside the repository, not read',
+      '  vendor/*.md — reached through vendor, a symlink out of the repository, not read',
+      '  src/api.ts (auth routes)',
+    ]);
+    const json = JSON.parse((await runCli(dir, ['resume', 'api', '--json'])).stdout);
+    expect(json.files).toEqual(['src/config.ts', 'src/auth.ts', 'src/api.ts (auth routes)']);
+    expect(json.files_not_read.map((o: { path: string; file: string }) => [o.path, o.file])).toEqual([
+      ['context_primer.generated_files[0]', '~/.config/app/settings.json'],
+      ['context_primer.generated_files[1]', '../../etc/shadow'],
+      ['context_primer.generated_files[2]', 'vendor/*.md'],
+    ]);
+  });
+
   it('is listed first, within the cap of 12 and past it, as a file gone is', async () => {
     const names = Array.from({ length: 13 }, (_, i) => `src/auth${String(i + 1).padStart(2, '0')}.ts (auth)`);
     const dir = hostile([...names, 'docs/notes.md (auth notes)']);
@@ -208,7 +230,7 @@ describe('a listed file that leads out of the repository (red team 12-07)', () =
     commitAll(dir, 'auth files', ago(18));
     const out = (await runCli(dir, ['resume', 'api'])).stdout;
     const listed = out.slice(out.indexOf('Files for this step:')).split('\n').slice(1).filter((l) => l.startsWith('  '));
-    expect(listed[11]).toBe('  docs/notes.md (auth notes) — docs/notes.md a symlink out of the repository, not read');
+    expect(listed[11]).toBe('  docs/notes.md (auth notes) — docs/notes.md is a symlink out of the repository, not read');
     expect(listed.at(-1)).toBe('  … and 2 more: checkpoint show api');
     const json = JSON.parse((await runCli(dir, ['resume', 'api', '--json'])).stdout);
     expect(json.files).toHaveLength(11);

@@ -259,10 +259,10 @@ async function filesGone(opts: { root: string; now: Date; skill: string; engine:
  * file when the entry is more than it.
  */
 function fileMark(f: ListedFile, gone: readonly GoneFile[], outside: readonly OutsideFile[]): string {
-  const named = (file: string) => (file === f.entry.trim() ? '' : `${file} `);
+  const named = (file: string, verb = '') => (file === f.entry.trim() ? '' : `${file} ${verb}`);
   const marks = [
     ...gone.filter((g) => g.path === f.path).map((g) => `${named(g.file)}${g.note}`),
-    ...outside.filter((o) => o.path === f.path).map((o) => `${named(o.file)}${o.note}, not read`),
+    ...outside.filter((o) => o.path === f.path).map((o) => `${named(o.file, 'is ')}${o.note}, not read`),
   ];
   return marks.length ? ` — ${marks.join('; ')}` : '';
 }
@@ -317,7 +317,7 @@ function orient(item: AgendaItem, now: Date, ask: boolean, files: readonly Liste
       items: [
         ...files.map((f) => `  ${q(f.entry)}${q(fileMark(f, gone, outside))}`),
         ...(shownGone.length ? ['  (marked: not where the checkpoint says; update generated_files, `checkpoint doctor` has the details)'] : []),
-        ...(notRead.length ? ['  (marked not read: it leads out of the repository or is no plain file, so it is not a file to load; `checkpoint doctor` has the details)'] : []),
+        ...(notRead.length ? [`  (marked not read: it leads out of the repository or is no plain file, so it is not a file to load${notRead.some((o) => o.inRepo.length) ? ' (the other files its entry names still are)' : ''}; \`checkpoint doctor\` has the details)`] : []),
         ...(moreFiles ? [`  … and ${moreFiles} more: checkpoint show ${item.skill}`] : []),
       ],
     });
@@ -337,9 +337,10 @@ function orient(item: AgendaItem, now: Date, ask: boolean, files: readonly Liste
       next_actions: upcoming,
       key_decisions: keyDecisions,
       // One leading out of the repository is no file to load: named in files_not_read, with why, instead.
-      files: files.filter((f) => !notRead.some((o) => o.path === f.path)).map((f) => f.entry),
+      // An entry's parts are judged apart ("src/config.ts, ~/.app/settings.json"): those in the repository stay.
+      files: [...new Set(files.flatMap((f) => notRead.find((o) => o.path === f.path)?.inRepo ?? [f.entry]))],
       ...(shownGone.length ? { files_gone: shownGone.map(({ path, ...g }) => ({ path, entry: files.find((f) => f.path === path)!.entry, ...g })) } : {}),
-      ...(notRead.length ? { files_not_read: notRead.map(({ path, ...o }) => ({ path, entry: files.find((f) => f.path === path)!.entry, ...o })) } : {}),
+      ...(notRead.length ? { files_not_read: notRead.map(({ path, inRepo: _kept, ...o }) => ({ path, entry: files.find((f) => f.path === path)!.entry, ...o })) } : {}),
       ...(moreFiles ? { files_left_out: moreFiles } : {}),
       user_decisions: decisions,
       ...(verify ? { verify_blockers: verify } : {}),
