@@ -216,7 +216,8 @@ export function outOfRepo(t: GeneratedTarget, root: string, exists: Exists): Out
     return { file: rel, kind: 'symlink-out', note: entry.link === rel ? 'a symlink out of the repository' : `reached through ${entry.link}, a symlink out of the repository` };
   };
   const { target } = t;
-  if (target.kind === 'note') return null;
+  // A file:// URL is a path as written another way ("file:///home/me/.ssh/id_rsa"): outside when its path is.
+  if (target.kind === 'note') return target.url !== undefined && fileUrlOutside(target.url, root) ? outside(target.url) : null;
   if (target.kind === 'pattern') {
     if (!target.alternatives.some((a) => repoRelative(root, a) !== null)) return outside(target.text);
     const found = resolvePattern(root, target.alternatives, exists);
@@ -230,8 +231,29 @@ export function outOfRepo(t: GeneratedTarget, root: string, exists: Exists): Out
   return odd(t.rel, (exists.at ?? ((r: string) => projectEntry(root, r)))(t.rel));
 }
 
+/**
+ * Whether a URL is a file:// one naming no file of this checkout: a path outside it, another
+ * host's (file://server/share/x), or one that does not parse. Text only, nothing looked up.
+ */
+function fileUrlOutside(url: string, root: string): boolean {
+  if (!/^file:/i.test(url)) return false;
+  try {
+    const parsed = new URL(url);
+    if (parsed.host !== '' && parsed.host !== 'localhost') return true;
+    const path = decodeURIComponent(parsed.pathname);
+    // "/C:/Users/me/x" is a Windows drive path.
+    return repoRelative(root, /^\/[A-Za-z]:\//.test(path) ? path.slice(1) : path) === null;
+  } catch {
+    return true;
+  }
+}
+
 const DOT_SEGMENT = /(?:^|[\\/])\.\.?(?:[\\/]|$)|[\\/]{2}/;
-const HOME_PATH = /^~(?:[\\/]|$)/;
+/**
+ * A path from a home folder, however a shell writes it: "~/x", "$HOME/x", "${HOME}/x", Windows'
+ * "%USERPROFILE%\\x" (or %HOME%, PowerShell's $env:USERPROFILE). Whose home? None in this checkout.
+ */
+const HOME_PATH = /^(?:~|\$HOME|\$\{HOME\}|%(?:USERPROFILE|HOME)%|\$env:(?:USERPROFILE|HOME))(?:[\\/]|$)/i;
 
 /** Repo-relative form of a generated_files entry, or null when it points outside the repo. */
 export function repoRelative(root: string, file: string): string | null {

@@ -282,6 +282,23 @@ describe.each(ENGINES)('doctor with the %s engine', (engine) => {
     ]);
   });
 
+  it('a home path however written ($HOME/…, ${HOME}/…, %USERPROFILE%\\…) is outside the repository, as ~/… is, never missing', async () => {
+    const dir = makeRepo();
+    dirs.push(dir);
+    const entries = ['~/.ssh/id_rsa', '$HOME/.ssh/id_rsa (deploy key)', '${HOME}/.aws/credentials', '%USERPROFILE%\\.ssh\\id_rsa', '$env:USERPROFILE\\.npmrc', 'src/orders.ts'];
+    const h = new History(dir);
+    h.write('src/orders.ts', 'export const orders = 8.0;\n');
+    h.write('.checkpoints/api.checkpoint.json', `${JSON.stringify(checkpoint({ context_primer: { key_decisions: [], generated_files: entries } }), null, 2)}\n`);
+    h.commit('checkpoint: api', ago(119));
+    h.done();
+    const r = await runCli(dir, ['doctor', '--json', '--fail-on-warnings', '--engine', engine]);
+    expect(r.code, r.stdout + r.stderr).toBe(0);
+    const files = JSON.parse(r.stdout).findings.filter((f: { check: string }) => f.check === 'generated_files');
+    expect(files.map((f: { path: string; level: string; message: string }) => [f.path, f.level, f.message])).toEqual(
+      [0, 1, 2, 3, 4].map((i) => [`context_primer.generated_files[${i}]`, 'info', `${JSON.stringify(entries[i])} names a path outside the repository; not checked`]),
+    );
+  });
+
   it('a bare file name (Makefile, LICENSE, HEAD) is checked once it is gone when git knows it; a plain word stays a note', async () => {
     const entries = ['Makefile (build targets)', 'LICENSE', 'Procfile', 'HEAD', 'Brewfile', 'Dockerfile', 'tests', 'none', 'n/a', 'TBD'];
     const { dir, early, dropped } = builtOnce('bare file names', () => {

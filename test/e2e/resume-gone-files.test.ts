@@ -223,6 +223,18 @@ describe('a listed file that leads out of the repository (red team 12-07)', () =
     ]);
   });
 
+  it('a home path written as a shell or Windows writes it, or a file:// URL outside the repository, is not read either', async () => {
+    const files = ['src/auth.ts', '$HOME/.ssh/id_rsa', '${HOME}/.aws/credentials (prod)', '%USERPROFILE%\\.ssh\\id_rsa', 'file:///home/me/.ssh/id_rsa', 'file://fileserver/share/keys.txt', 'https://example.com/auth-spec'];
+    const dir = hostile(files);
+    const json = JSON.parse((await runCli(dir, ['resume', 'api', '--json'])).stdout);
+    expect(json.files).toEqual(['src/auth.ts', 'https://example.com/auth-spec']);
+    expect(json.files_not_read.map((o: { entry: string; kind: string }) => [o.entry, o.kind])).toEqual(files.slice(1, 6).map((f) => [f, 'outside']));
+    const text = (await runCli(dir, ['resume', 'api'])).stdout;
+    expect(text).toContain('  $HOME/.ssh/id_rsa — outside the repository, not read\n');
+    expect(text).toContain('  file:///home/me/.ssh/id_rsa — outside the repository, not read\n');
+    expect(text).not.toContain('missing');
+  });
+
   it('is listed first, within the cap of 12 and past it, as a file gone is', async () => {
     const names = Array.from({ length: 13 }, (_, i) => `src/auth${String(i + 1).padStart(2, '0')}.ts (auth)`);
     const dir = hostile([...names, 'docs/notes.md (auth notes)']);
