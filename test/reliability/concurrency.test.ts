@@ -124,12 +124,7 @@ describe('writers of different skills do not wait on each other', () => {
 
       frozen.child.kill('SIGCONT');
       released = true;
-      const [f, w] = await Promise.all([frozen.done, waiter.done]);
-      expect(f.code, f.stderr).toBe(0);
-      expect(w.code, w.stderr).toBe(0);
-      // Serialized: the frozen writer first (it held the lock), the waiter after it.
-      expect(readDoc(dir, 'a').log).toEqual(['frozen', 'waiter']);
-      expect(debris(dir)).toEqual([]);
+      await bothLandInTurn(dir, frozen, waiter);
       expect(existsSync(join(dir, '.checkpoints/.a.lock'))).toBe(false);
     } finally {
       if (!released) {
@@ -138,6 +133,15 @@ describe('writers of different skills do not wait on each other', () => {
     }
   });
 });
+
+/** The frozen writer (resumed) and the waiter both succeed, serialized: the frozen one first (it held the lock), nothing left behind. */
+async function bothLandInTurn(dir: string, frozen: { done: Promise<{ code: number | null; stderr: string }> }, waiter: { done: Promise<{ code: number | null; stderr: string }> }): Promise<void> {
+  const [f, w] = await Promise.all([frozen.done, waiter.done]);
+  expect(f.code, f.stderr).toBe(0);
+  expect(w.code, w.stderr).toBe(0);
+  expect(readDoc(dir, 'a').log).toEqual(['frozen', 'waiter']);
+  expect(debris(dir)).toEqual([]);
+}
 
 describe('a writer frozen inside its lock past the stale age (red team 12-07)', () => {
   it('keeps its lock: the next writer waits and says how to resume it, and both writes land in turn, none lost', async () => {
@@ -164,11 +168,7 @@ describe('a writer frozen inside its lock past the stale age (red team 12-07)', 
 
       frozen.child.kill('SIGCONT');
       released = true;
-      const [f, w] = await Promise.all([frozen.done, waiter.done]);
-      expect(f.code, f.stderr).toBe(0);
-      expect(w.code, w.stderr).toBe(0);
-      expect(readDoc(dir, 'a').log).toEqual(['frozen', 'waiter']);
-      expect(debris(dir)).toEqual([]);
+      await bothLandInTurn(dir, frozen, waiter);
     } finally {
       if (!released) frozen.child.kill('SIGKILL');
     }
