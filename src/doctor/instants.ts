@@ -26,13 +26,15 @@ export type Unzoned = 'time' | 'day';
  * Whether a commit at `commitTime`, dated after a save stamped without its zone (`unzoned`: as the
  * file writes it, savedWithoutZone; `updatedAt` is read as UTC), may yet have come before it. Read
  * as UTC, a zone-less time stands for an instant up to twelve hours later (a writer at UTC-12; New
- * York's `datetime.now()` five); a day, for any instant of it (a change committed that morning
- * and saved that evening is in the save). A change there is not shown to be drift, so it is said
- * without blocking a push (unzonedSave says why); one on a later day is drift.
+ * York's `datetime.now()` five); a day, for any instant of it in the writer's zone (a change
+ * committed that morning and saved that evening, in California too, is in the save). A change
+ * there is not shown to be drift, so it is said without blocking a push (unzonedSave says why);
+ * one on a later day, wherever the writer is, is drift.
  */
 export function mayPrecedeUnzonedSave(unzoned: Unzoned | undefined, updatedAt: string, commitTime: number): boolean {
   if (unzoned === undefined) return false;
-  return commitTime < toSeconds(updatedAt) + (unzoned === 'day' ? 24 : 12) * 3600;
+  // A day is its 24 hours in the writer's own zone: up to twelve more past its UTC end (UTC-12).
+  return commitTime < toSeconds(updatedAt) + (unzoned === 'day' ? 36 : 12) * 3600;
 }
 
 /** How a checkpoint's updated_at, as its file writes it, leaves its instant open (its readable view reads it as UTC), if it does. */

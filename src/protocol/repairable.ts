@@ -168,10 +168,11 @@ function slips(doc: Obj, errors: readonly Issue[], numberText: NumberText, fileS
     const slip = instantSlip(doc[field], field);
     if (slip) notes.push(field === 'created_at'
       ? { path: field, problem: slip.problem, fix: `--created_at=${slip.instant}`, instant: slip.instant }
-      // Every write stamps updated_at (update refuses to set it): any update fixes it. A day's
-      // start, pasted, would date every change made that day before the save after it: drift
-      // that blocks a push, where the day alone is only advice (doctor/instants.ts).
-      : { path: field, problem: slip.problem, fix: null, byHand: slip.day === undefined ? `write updated_at as "${slip.instant}" (any \`checkpoint update\` stamps it anew)` : `write updated_at as the instant of the save, with its zone, or else the day's end, "${slip.day}T23:59:59Z" (its start would date that day's changes after the save; any \`checkpoint update\` stamps it anew)`, instant: slip.instant, anyWrite: true });
+      // Every write stamps updated_at (update refuses to set it): any update fixes it. No one
+      // instant of a day stands for the save: its start would date that day's changes after it
+      // (drift that blocks a push, where the day alone is only advice: doctor/instants.ts), and
+      // its UTC end comes before a California evening's commits.
+      : { path: field, problem: slip.problem, fix: null, byHand: slip.day === undefined ? `write updated_at as "${slip.instant}" (any \`checkpoint update\` stamps it anew)` : `write updated_at as the instant of the save on ${slip.day}, with its zone (e.g. "${slip.day}T19:00:00-08:00"; no one instant of the day stands for it; any \`checkpoint update\` stamps it anew)`, instant: slip.instant, anyWrite: true });
   }
   for (const log of DATED_LOGS) {
     const entries = doc[log];

@@ -79,28 +79,35 @@ describe('a time written without its zone', () => {
     const next = new Date(Date.now() - 3 * 86_400_000).toISOString().slice(0, 10);
     write(dir, 'src/near.ts', 'one\n');
     write(dir, 'src/far.ts', 'one\n');
+    write(dir, 'src/evening.ts', 'one\n');
     commitAll(dir, 'gen', `${day}T06:00:00Z`);
     const base = headSha(dir);
     write(dir, 'src/near.ts', 'two\n');
     commitAll(dir, 'edit near in the morning', `${day}T09:00:00Z`);
+    // That day's evening in California (17:00 -08:00), already the next day in UTC.
+    write(dir, 'src/evening.ts', 'two\n');
+    commitAll(dir, 'edit evening in California', `${next}T01:00:00Z`);
     // Dated by hand, as a day; saved and committed that evening, the morning's edit in its history.
     write(dir, '.checkpoints/api.checkpoint.json', JSON.stringify({
       protocol_version: '1.1', skill: 'api', project: 'demo', project_dir: dir, created_at: `${day}T08:30:00Z`, updated_at: day,
       phase: 'build', step: 'gen', status: 'in_progress', progress_summary: 'Generating (~8.0 min a run).',
-      context_primer: { generated_files: ['src/near.ts', 'src/far.ts — regenerated nightly'] }, next_actions: ['Write tests'],
+      context_primer: { generated_files: ['src/near.ts', 'src/far.ts — regenerated nightly', 'src/evening.ts (PR 12)'] }, next_actions: ['Write tests'],
     }, null, 2));
-    commitAll(dir, 'checkpoint: gen half done', `${day}T17:00:00Z`);
+    commitAll(dir, 'checkpoint: gen half done', `${next}T03:00:00Z`);
+    // Past that day everywhere (its end at UTC-12 is 12:00Z the next day).
     write(dir, 'src/far.ts', 'two\n');
-    commitAll(dir, 'edit far next morning', `${next}T08:00:00Z`);
+    commitAll(dir, 'edit far next day', `${next}T13:00:00Z`);
     const doctor = JSON.parse(cli(dir, ['doctor', '--json', '--fail-on-warnings', '--pushed', `${base}..HEAD`]).stdout) as { findings: { check: string; level: string; path: string; message: string; blocks?: boolean }[] };
     const files = doctor.findings.filter((f) => f.path.startsWith('context_primer.generated_files'));
     expect(files.map((f) => [f.path, f.level, Boolean(f.blocks)])).toEqual([
       ['context_primer.generated_files[0]', 'advice', false],
       ['context_primer.generated_files[1]', 'warning', true],
+      ['context_primer.generated_files[2]', 'advice', false],
     ]);
     expect(files[0]!.message).toMatch(/; updated_at is a day, not an instant, so this change that day may have come before the save \(write updated_at as the instant of the save, with its zone\)$/);
     const byHand = doctor.findings.find((f) => f.check === 'schema' && /by hand/.test(f.message))!.message;
-    expect(byHand).toContain(`or else the day's end, "${day}T23:59:59Z"`);
+    expect(byHand).toContain(`write updated_at as the instant of the save on ${day}, with its zone (e.g. "${day}T19:00:00-08:00"; no one instant of the day stands for it;`);
     expect(byHand).not.toContain(`"${day}T00:00:00Z"`);
+    expect(byHand).not.toContain(`"${day}T23:59:59Z"`);
   });
 });
