@@ -3,11 +3,10 @@
 // number for done_when, next_actions written as one string, a time written without its zone
 // or with a space for the T ("updated_at": "2026-09-14 09:12", "at": "2026-08-30"), a number
 // where text belongs ("step": 2, "protocol_version": 1.1), one string where a list of them
-// belongs ("key_decisions": "Use JWT", "rotated_to": one path), a progress row without an id or a label. validate
+// belongs ("key_decisions": "Use JWT"), a progress row without an id or a label. validate
 // keeps them as errors; status, next and resume read the file as written and say, in one note,
 // what is off and the exact `checkpoint update` that fixes it. Pure.
 import { ROW_NAME_KEYS } from './row-names.js';
-import { ROTATION_POINTER } from './fields.js';
 import { enumSlips } from './enum-slip.js';
 import { recordedText } from './format.js';
 import { isIsoInstant } from './instant.js';
@@ -232,9 +231,6 @@ function telemetrySlips(errors: readonly Issue[], notes: RepairNote[]): void {
   }
 }
 
-/** Where the rotation pointer lives: skill_state, then rotated_to. */
-const [POINTER_STATE, POINTER_KEY] = ROTATION_POINTER.split('.') as [string, string];
-
 /** A value written in another JSON type than the protocol's, and what it reads as: at `path` (top level, or one level down). */
 type Retyped = { path: readonly [string] | readonly [string, string | number]; value: unknown };
 
@@ -313,21 +309,6 @@ function typeSlips(doc: Obj, numberText: NumberText, notes: RepairNote[]): Retyp
     });
   }
   if (isObj(primer)) for (const list of PRIMER_LISTS) recordEntrySlips(primer[list], list, numberText, typed, notes);
-  // The one rotation file written as a string, not a list of them: read (and written by done and
-  // rotate) as that one file, so its entries stay named and a same-day rotation appends to it.
-  const state = doc[POINTER_STATE];
-  const pointer = isObj(state) ? state[POINTER_KEY] : undefined;
-  if (hasWords(pointer)) {
-    const path = ROTATION_POINTER;
-    const value = flagValue(JSON.stringify([pointer]));
-    typed.push({ path: [POINTER_STATE, POINTER_KEY], value: [pointer] });
-    notes.push({
-      path,
-      problem: `${path} is a string (${quoted(pointer)}), not a list of rotation file paths (read as that one file)`,
-      fix: value === null ? null : `--${path}:json=${value}`,
-      ...(value === null ? { byHand: `make ${path} a list holding that path` } : {}),
-    });
-  }
   if (Array.isArray(doc.progress_table)) {
     const rows = doc.progress_table as unknown[];
     const freshId = idsUnusedIn(rows.flatMap((r) => (isObj(r) && typeof r.id === 'string' ? [r.id] : [])), 'row-');

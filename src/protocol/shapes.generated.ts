@@ -136,11 +136,7 @@ export interface Checkpoint {
   context_primer?: ContextPrimer;
   blockers?: Blocker[];
   next_actions?: NextAction[];
-  skill_state?: {
-    /** The rotation files in .checkpoints/history/ that hold this checkpoint's rotated log entries, as rotate and done record them. */
-    rotated_to?: string[];
-    [extra: string]: unknown;
-  };
+  skill_state?: JsonObject;
   recently_done?: RecentlyDone[];
   pm_refs?: PmRef[];
   cost?: Cost;

@@ -181,17 +181,15 @@ describe('skill_state.rotated_to written by hand as one string (red team, 12-07)
     return dir;
   }
 
-  it('validate flags it, status names the fix, and the fix is one update', async () => {
-    const dir = handKept(OLD);
-    const v = await runCli(dir, ['validate']);
-    expect(v.code).toBe(1);
-    expect(v.stdout).toContain('skill_state.rotated_to: skill_state.rotated_to must be a list of rotation file paths');
-    const s = await runCli(dir, ['status', '--brief']);
-    expect(s.stdout).toContain(`skill_state.rotated_to is a string ("${OLD}"), not a list of rotation file paths`);
-    const fix = /fix: (checkpoint update api .*)$/m.exec(s.stdout)![1]!;
-    expect(fix).toBe(`checkpoint update api --skill_state.rotated_to:json='["${OLD}"]'`);
-    expect((await runCli(dir, ['update', 'api', `--skill_state.rotated_to:json=["${OLD}"]`])).code).toBe(0);
-    expect((await runCli(dir, ['validate'])).stdout).toMatch(/^✓ /);
+  it('skill_state is the skill\'s own: validate and resume leave a string or a number there alone (red team 61f, 02)', async () => {
+    for (const pointer of [OLD, 3]) {
+      const dir = handKept(pointer);
+      expect((await runCli(dir, ['validate'])).stdout).toMatch(/^✓ /);
+      const r = await runCli(dir, ['resume', 'api']);
+      // Resumed (a stale checkpoint asks the user first: exit 3), never refused as needing repair (exit 2).
+      expect(r.code, r.stderr).toBe(3);
+      expect(r.stdout).toContain('RESUMING: api on demo');
+    }
   });
 
   it('done reads it as that one file and writes the list: a day of dones fills one named rotation file, nothing lost', async () => {
