@@ -371,9 +371,9 @@ function inFront(path: readonly string[], list: readonly JsonValue[]): boolean {
  * plain text on the command line (`:json` sets any type), and every MCP set, which has no other form.
  */
 function refuseListDropped(op: UpdateOp, current: JsonValue | undefined): void {
-  const find = (here: JsonValue | undefined, v: JsonValue, at: string[]): { at: string[]; v: JsonValue; entries: number } | null => {
+  const find = (here: JsonValue | undefined, v: JsonValue, at: string[]): { at: string[]; v: JsonValue; entries: number; list: readonly JsonValue[] } | null => {
     if (Array.isArray(v)) return null;
-    if (Array.isArray(here) && here.length) return { at, v, entries: here.length };
+    if (Array.isArray(here) && here.length) return { at, v, entries: here.length, list: here };
     if (isPlainObject(here) && isPlainObject(v)) {
       for (const k of Object.keys(v)) {
         const found = find(own(here, k), v[k]!, [...at, k]);
@@ -383,7 +383,7 @@ function refuseListDropped(op: UpdateOp, current: JsonValue | undefined): void {
     }
     // An empty or missing protocol list: the value is one of its items, as `+=` would add it.
     const field = at.length === 1 && PROTOCOL_FIELDS.includes(at[0]!) ? at[0]! : '';
-    if (field && (here === undefined || Array.isArray(here)) && fitsProtocolField(field, []) && !fitsProtocolField(field, v) && fitsSchemaAt(`#/properties/${field}/items`, v)) return { at, v, entries: 0 };
+    if (field && (here === undefined || Array.isArray(here)) && fitsProtocolField(field, []) && !fitsProtocolField(field, v) && fitsSchemaAt(`#/properties/${field}/items`, v)) return { at, v, entries: 0, list: [] };
     return null;
   };
   const found = find(current, op.value, op.path);
@@ -392,7 +392,26 @@ function refuseListDropped(op: UpdateOp, current: JsonValue | undefined): void {
   const spell = op.spelling;
   const text = typeof found.v === 'string' ? quoted(found.v) : shown(JSON.stringify(found.v));
   const what = found.entries ? `is a list of ${found.entries} entr${found.entries === 1 ? 'y' : 'ies'}; this would replace ${found.entries === 1 ? 'it' : 'them all'} with ${text}` : `is a list; this would make it ${text}`;
-  throw usage(op.given, `${at} ${what}`, `to add an entry: ${appendOp(spell, at, found.v, op.plain === true && typeof found.v === 'string')}; to replace the whole list: ${spell.caller === 'cli' ? (pasteArg(`--${at}`) === `--${at}` ? `--${at}:json='[...]'` : pasteArg(`--${at}:json=[...]`)) : spell.op(at, 'set', '[...]')}; the checkpoint was not changed`);
+  const replace = (list: string) => (spell.caller === 'cli' ? (pasteArg(`--${at}`) === `--${at}` ? `--${at}:json='${list}'` : pasteArg(`--${at}:json=${list}`)) : spell.op(at, 'set', list));
+  // Nothing typed (`--next_actions=`): emptying the list, never an empty entry to add.
+  if (found.v === '' || (typeof found.v === 'string' && !found.v.trim())) {
+    throw usage(op.given, `${at} ${what}`, `to empty the list: ${replace('[]')}; the checkpoint was not changed`);
+  }
+  // Typed as the entries are: "104" added to a list of numbers is 104, not text.
+  const entry = op.plain === true && typeof found.v === 'string' ? typedLike(found.list, found.v) : found.v;
+  throw usage(op.given, `${at} ${what}`, `to add an entry: ${appendOp(spell, at, entry, op.plain === true && typeof entry === 'string')}; to replace the whole list: ${replace('[...]')}; the checkpoint was not changed`);
+}
+
+/** `text` as the JSON number or boolean it spells when every entry of `list` is one (a list of PR numbers), else the text. */
+function typedLike(list: readonly JsonValue[], text: string): JsonValue {
+  const kind = list.length ? typeof list[0] : '';
+  if ((kind !== 'number' && kind !== 'boolean') || !list.every((e) => typeof e === kind)) return text;
+  try {
+    const v = JSON.parse(text.trim()) as unknown;
+    return typeof v === kind ? (v as JsonValue) : text;
+  } catch {
+    return text;
+  }
 }
 
 /** The append a forgotten "+" meant, as the caller would send it: `--next_actions+='Write the tests'`, a long value left as "…". */

@@ -129,13 +129,17 @@ describe('applying', () => {
     const doc = (): JsonObject => ({ next_actions: ['Ship PR #12 (see notes)'], skill_state: { merged_prs: [101, 102, 103], deploy: { run_history: [{ at: '2026-11-01T00:00:00Z', ok: true }] }, 'pr list': [7] } });
     let e = usageError(() => apply(doc(), '--skill_state.merged_prs=104'));
     expect(e.message).toBe('--skill_state.merged_prs=104: skill_state.merged_prs is a list of 3 entries; this would replace them all with "104"');
-    expect(e.hint).toBe("to add an entry: --skill_state.merged_prs+=104; to replace the whole list: --skill_state.merged_prs:json='[...]'; the checkpoint was not changed");
+    // Typed as the entries are: the append it names adds the number 104, not the text "104" (red team 61f, 01).
+    expect(e.hint).toBe("to add an entry: --skill_state.merged_prs+:json=104; to replace the whole list: --skill_state.merged_prs:json='[...]'; the checkpoint was not changed");
+    expect((apply(doc(), '--skill_state.merged_prs+:json=104').skill_state as JsonObject).merged_prs).toEqual([101, 102, 103, 104]);
+    // Nothing typed is emptying the list, never an empty entry to add.
+    for (const flag of ['--next_actions=', '--skill_state.merged_prs= ']) expect(usageError(() => apply(doc(), flag)).hint, flag).toMatch(/^to empty the list: --[\w.]+:json='\[\]'; the checkpoint was not changed$/);
     e = usageError(() => apply(doc(), '--skill_state.deploy.run_history=deploy ok'));
     expect(e.message).toMatch(/run_history is a list of 1 entry; this would replace it with "deploy ok"$/);
     expect(e.hint).toMatch(/^to add an entry: --skill_state\.deploy\.run_history\+='deploy ok';/);
     // What to type instead, pasteable as printed, also for a key the bracket form names.
     expect(usageError(() => apply(doc(), '--next_actions=Write the tests')).hint).toMatch(/^to add an entry: --next_actions\+='Write the tests'; to replace the whole list: --next_actions:json='\[\.\.\.\]'/);
-    expect(usageError(() => apply(doc(), '--skill_state["pr list"]=8')).hint).toMatch(/^to add an entry: '--skill_state\["pr list"\]\+=8'; to replace the whole list: '--skill_state\["pr list"\]:json=\[\.\.\.\]'/);
+    expect(usageError(() => apply(doc(), '--skill_state["pr list"]=8')).hint).toMatch(/^to add an entry: '--skill_state\["pr list"\]\+:json=8'; to replace the whole list: '--skill_state\["pr list"\]:json=\[\.\.\.\]'/);
     // A protocol list with no entries yet is a list too: text there is one of its items.
     expect(usageError(() => apply({ next_actions: [] }, '--next_actions=Write the tests')).hint).toMatch(/^to add an entry: --next_actions\+='Write the tests'/);
     // Typed on purpose, a list replaces it (:json sets any type); an empty list of one's own, or an item, is text's to replace.
