@@ -20,7 +20,7 @@ import { broughtInBy, descendsFrom } from './after.js';
 import { actionLandings } from './follow-ups.js';
 import { waitLandings } from './blocker-waits.js';
 import { withActionRefs, workTexts } from '../protocol/action-refs.js';
-import { bracketsOnly, commitToken, entryParts, globBase, goneNote, hasGlob, isGuessedCommitToken, parseEntry, plannedNote, proseParts, underProjectName, WINDOWS_ABSOLUTE, type EntryTarget } from './entries.js';
+import { bracketsOnly, commitToken, entryParts, globBase, goneNote, hasGlob, HOME_PATH, isGuessedCommitToken, parseEntry, plannedNote, proseParts, underProjectName, WINDOWS_ABSOLUTE, type EntryTarget } from './entries.js';
 import { globMatcher } from '../glob.js';
 import { matchGlob, type OddMatch } from './match-files.js';
 import { gainedFiles } from './gained.js';
@@ -235,7 +235,7 @@ export function outOfRepo(t: GeneratedTarget, root: string, exists: Exists): Out
  * Whether a URL is a file:// one naming no file of this checkout: a path outside it, another
  * host's (file://server/share/x), or one that does not parse. Text only, nothing looked up.
  */
-function fileUrlOutside(url: string, root: string): boolean {
+export function fileUrlOutside(url: string, root: string): boolean {
   if (!/^file:/i.test(url)) return false;
   try {
     const parsed = new URL(url);
@@ -249,11 +249,6 @@ function fileUrlOutside(url: string, root: string): boolean {
 }
 
 const DOT_SEGMENT = /(?:^|[\\/])\.\.?(?:[\\/]|$)|[\\/]{2}/;
-/**
- * A path from a home folder, however a shell writes it: "~/x", "$HOME/x", "${HOME}/x", Windows'
- * "%USERPROFILE%\\x" (or %HOME%, PowerShell's $env:USERPROFILE). Whose home? None in this checkout.
- */
-const HOME_PATH = /^(?:~|\$HOME|\$\{HOME\}|%(?:USERPROFILE|HOME)%|\$env:(?:USERPROFILE|HOME))(?:[\\/]|$)/i;
 
 /** Repo-relative form of a generated_files entry, or null when it points outside the repo. */
 export function repoRelative(root: string, file: string): string | null {

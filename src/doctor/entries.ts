@@ -257,6 +257,26 @@ const SPACED_ABSOLUTE = /^(?!.*(?:^|[\\/])\.\.(?:[\\/]|$))(?:\/[^\s\\/*?[\]{}]+\
 /** A Windows absolute path: a drive ("C:\\x", "c:/x") or a UNC share ("\\\\host\\share"). */
 export const WINDOWS_ABSOLUTE = /^(?:[A-Za-z]:[\\/]|\\\\[^\\])/;
 
+/**
+ * A path from a home folder, however a shell writes it: "~/x", "$HOME/x", "${HOME}/x", Windows'
+ * "%USERPROFILE%\\x" (or %HOME%, PowerShell's $env:USERPROFILE). Whose home? None in this checkout.
+ */
+export const HOME_PATH = /^(?:~|\$HOME|\$\{HOME\}|%(?:USERPROFILE|HOME)%|\$env:(?:USERPROFILE|HOME))(?:[\\/]|$)/i;
+
+/** How a path that may lie outside a checkout starts: a home, the root, a drive or share, a file:// URL, a climb. */
+const OUTSIDE_START = /^(?:\/[^\s/]|[A-Za-z]:[\\/]|\\\\|file:|\.\.[\\/])/i;
+
+/**
+ * The words of an entry written as paths that may lie outside the checkout ("~/.ssh/id_rsa and
+ * src/b.ts", "src/a.ts; $HOME/.aws/credentials"), quotes and the sentence's punctuation taken
+ * off; whether each does, the caller judges. Entries people write as prose join them any way.
+ */
+export function outsideMentions(entry: string): string[] {
+  if (!/\s/.test(entry.trim())) return [];
+  const words = entry.trim().split(/\s+/).map((w) => unquote(stripAround(w)));
+  return [...new Set(words.filter((w) => HOME_PATH.test(w) || OUTSIDE_START.test(w)))];
+}
+
 /** Whether `text` (already stripped of notes) reads as a file path rather than prose. */
 function looksLikePath(text: string): boolean {
   if (!text || /\s/.test(text)) return false;

@@ -3,7 +3,8 @@
 // generated_files check notes them. The protocol has a new session load the files resume lists:
 // resume marks these, never lists one as a file to read. From the work tree alone, no history,
 // so they are marked when git cannot be read too.
-import { existsIn, generatedTargets, outOfRepo, type OutOfRepo } from '../doctor/checks.js';
+import { existsIn, fileUrlOutside, generatedTargets, outOfRepo, repoRelative, type OutOfRepo } from '../doctor/checks.js';
+import { outsideMentions } from '../doctor/entries.js';
 import type { Checkpoint } from '../protocol/types.js';
 
 export interface OutsideFile extends OutOfRepo {
@@ -13,13 +14,27 @@ export interface OutsideFile extends OutOfRepo {
   inRepo: string[];
 }
 
-/** Judged per part of an entry (entryParts, as doctor splits it): only the parts leading out are marked. */
+/**
+ * Judged per part of an entry (entryParts, as doctor splits it): only the parts leading out are
+ * marked. An entry read as prose ("~/.ssh/id_rsa and src/b.ts", "src/a.ts; $HOME/.aws/x") is
+ * marked too when any word of it is a path outside, whatever joins them: its in-repo files stay.
+ */
 export function outsideFiles(cp: Checkpoint, root: string): OutsideFile[] {
   const exists = existsIn(root);
   const targets = generatedTargets(cp, root, new Map(), exists).map((t) => ({ t, out: outOfRepo(t, root, exists) }));
-  return targets.flatMap(({ t, out }) => {
-    if (out === null) return [];
-    const inRepo = targets.filter((o) => o.t.path === t.path && o.out === null).map((o) => o.t.part);
-    return [{ path: t.path, ...out, inRepo: [...new Set(inRepo)] }];
-  });
+  // The entry's files in the repository, by their own paths (never the entry's text, which holds the path out).
+  const inRepoOf = (path: string) => [...new Set(targets.flatMap(({ t, out }) => (t.path !== path || out !== null ? [] : t.target.kind === 'path' && t.rel !== null ? [t.rel] : t.target.kind === 'pattern' ? [t.target.text] : [])))];
+  const found: OutsideFile[] = targets.flatMap(({ t, out }) => (out === null ? [] : [{ path: t.path, ...out, inRepo: inRepoOf(t.path) }]));
+  const marked = new Set(found.map((f) => f.path));
+  for (const { t } of targets) {
+    if (marked.has(t.path)) continue;
+    marked.add(t.path);
+    // A word the entry's own targets read inside the checkout (a project_dir path mapped in) is not one.
+    const inside = new Set(targets.filter((o) => o.t.path === t.path && o.t.rel !== null).map((o) => o.t.part));
+    const word = outsideMentions(t.entry).find((w) => !inside.has(w) && (/^file:/i.test(w) ? fileUrlOutside(w, root) : repoRelative(root, w) === null));
+    if (word !== undefined) found.push({ path: t.path, file: word, kind: 'outside', note: 'outside the repository', inRepo: inRepoOf(t.path) });
+  }
+  // In the list's order, as resume shows the entries.
+  const order = [...new Set(targets.map(({ t }) => t.path))];
+  return found.sort((a, b) => order.indexOf(a.path) - order.indexOf(b.path));
 }

@@ -235,6 +235,20 @@ describe('a listed file that leads out of the repository (red team 12-07)', () =
     expect(text).not.toContain('missing');
   });
 
+  it('an entry read as prose that names a path outside, joined by any word, is not read; the files its prose names in the repository stay (red team 61f, 03)', async () => {
+    const files = ['~/.ssh/id_rsa and src/api.ts', 'src/auth.ts; $HOME/.aws/credentials', 'src/auth.ts & ~/.config/gh/hosts.yml', 'see /etc/passwd for the users', 'src/api.ts (see ../../etc/shadow)'];
+    const dir = hostile(files);
+    write(dir, 'src/api.ts', 'export const api = 1;\n');
+    commitAll(dir, 'api', ago(18));
+    const json = JSON.parse((await runCli(dir, ['resume', 'api', '--json'])).stdout);
+    expect(json.files).toEqual(['src/api.ts', 'src/auth.ts']);
+    expect(json.files_not_read.map((o: { entry: string; file: string }) => [o.entry, o.file])).toEqual([
+      [files[0], '~/.ssh/id_rsa'], [files[1], '$HOME/.aws/credentials'], [files[2], '~/.config/gh/hosts.yml'], [files[3], '/etc/passwd'], [files[4], '../../etc/shadow'],
+    ]);
+    const text = (await runCli(dir, ['resume', 'api'])).stdout;
+    expect(text).toContain('  ~/.ssh/id_rsa and src/api.ts — ~/.ssh/id_rsa is outside the repository, not read\n');
+  });
+
   it('is listed first, within the cap of 12 and past it, as a file gone is', async () => {
     const names = Array.from({ length: 13 }, (_, i) => `src/auth${String(i + 1).padStart(2, '0')}.ts (auth)`);
     const dir = hostile([...names, 'docs/notes.md (auth notes)']);
