@@ -83,8 +83,8 @@ export function overridingMergeLines(root: string): MergeOverride[] {
       }
     }
   }
-  const found = new Map<string, MergeOverride>();
-  for (const path of [SAMPLE_CHECKPOINT, SAMPLE_HISTORY, ...presentCheckpointFiles(root)]) {
+  /** The line that decides `path`'s merge attribute, when it is not ours. */
+  const winner = (path: string): Omit<MergeOverride, 'paths' | 'all' | 'history'> | null => {
     let last: Omit<MergeOverride, 'paths' | 'all' | 'history'> | null = null;
     for (const rel of [...attributeFilesAbove(path), INFO]) {
       const lines = fileAt(rel)?.lines ?? [];
@@ -96,13 +96,25 @@ export function overridingMergeLines(root: string): MergeOverride[] {
         }
       }
     }
-    if (last === null || last.merge === 'checkpoint') continue;
-    const key = `${last.file}\0${last.lineNo}`;
-    const o = found.get(key) ?? { ...last, paths: [], all: false, history: false };
+    return last === null || last.merge === 'checkpoint' ? null : last;
+  };
+  const found = new Map<string, MergeOverride>();
+  const record = (w: Omit<MergeOverride, 'paths' | 'all' | 'history'>): MergeOverride => {
+    const key = `${w.file}\0${w.lineNo}`;
+    const o = found.get(key) ?? { ...w, paths: [], all: false, history: false };
     found.set(key, o);
-    if (path === SAMPLE_CHECKPOINT) o.all = true;
-    else if (path === SAMPLE_HISTORY) o.history = true;
-    else o.paths.push(path);
+    return o;
+  };
+  // Every checkpoint file, present or not: one line wins for names of every shape (a line such as
+  // `.checkpoints/[!w]*.checkpoint.json` takes only some, judged by the files present below).
+  const samples = SAMPLE_CHECKPOINTS.map(winner);
+  const first = samples[0];
+  if (first && samples.every((w) => w !== null && w.file === first.file && w.lineNo === first.lineNo)) record(first).all = true;
+  const history = winner(SAMPLE_HISTORY);
+  if (history) record(history).history = true;
+  for (const path of presentCheckpointFiles(root)) {
+    const w = winner(path);
+    if (w) record(w).paths.push(path);
   }
   return [...found.values()];
 }
@@ -142,8 +154,8 @@ function readQuietly(root: string, rel: string): string | null {
   }
 }
 
-/** A checkpoint and a history file's path, to ask which .gitattributes lines apply to every one. */
-const SAMPLE_CHECKPOINT = '.checkpoints/skill.checkpoint.json';
+/** Checkpoint files of names no project uses, and a history file's path, to ask which .gitattributes lines apply to every one. */
+const SAMPLE_CHECKPOINTS = ['skill', 'a', 'w', 'z9_x-1.y'].map((name) => `.checkpoints/${name}.checkpoint.json`);
 const SAMPLE_HISTORY = '.checkpoints/history/skill.2000-01-01.json';
 
 /** What a line that gives checkpoint files another merge attribute does, and the way out. */

@@ -219,6 +219,9 @@ describe('a line naming one checkpoint file takes it from the driver (red team, 
         'decides how .checkpoints/web.checkpoint.json merges (union)'],
       ['.checkpoints/history/.gitattributes', 'api.2026-10-30.json merge=union', '.checkpoints/history/api.2026-10-30.json',
         '.checkpoints/history/.gitattributes line 2 "api.2026-10-30.json merge=union" decides how .checkpoints/history/api.2026-10-30.json merges (union)'],
+      // A pattern that takes only some names takes the files it matches, not "checkpoint files" (red team 61e).
+      ['.checkpoints/.gitattributes', '[!w]*.checkpoint.json merge=union', '.checkpoints/api.checkpoint.json',
+        '.checkpoints/.gitattributes line 2 "[!w]*.checkpoint.json merge=union" decides how .checkpoints/api.checkpoint.json merges (union): git never runs the checkpoint driver on it; remove it'],
     ];
     const top = read(dir, '.gitattributes');
     for (const [file, line, path, named] of cases) {
