@@ -89,10 +89,14 @@ describe('install-driver', () => {
     const doctor = JSON.parse((await runCli(wt, ['doctor', '--json'])).stdout);
     expect(doctor.findings.filter((f: { check: string }) => f.check === 'merge_driver')).toEqual([]);
     const other = repo();
-    const skipped = cli(other, ['install-driver'], { env: { CHECKPOINT_SKIP_INSTALL: '1' } });
+    // The variable quiets the npm prepare script (--optional) only: a command typed on purpose installs (red team 61h, 05).
+    const skipped = cli(other, ['install-driver', '--optional'], { env: { CHECKPOINT_SKIP_INSTALL: '1' } });
     expect(skipped.code).toBe(0);
     expect(skipped.stderr).toContain('skipped');
     expect(read(other, '.git/config')).not.toContain('checkpoint');
+    const typed = cli(other, ['install-driver'], { env: { CHECKPOINT_SKIP_INSTALL: '1' } });
+    expect([typed.code, typed.stderr]).toEqual([0, '']);
+    expect(read(other, '.git/config')).toContain('[merge "checkpoint"]');
     const plain = tempDir();
     dirs.push(plain);
     expect(cli(plain, ['install-driver', '--optional']).code).toBe(0);

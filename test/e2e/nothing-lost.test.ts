@@ -78,7 +78,7 @@ describe("init and a project's own files", () => {
   it('writes README and .gitignore only when absent, and leaves edited ones alone, saying so', async () => {
     const dir = makeRepo();
     dirs.push(dir);
-    const env = { CHECKPOINT_SKIP_INSTALL: '1' };
+    const env = {};
     expect(cli(dir, ['init'], { env }).code).toBe(0);
     const readme = `${read(dir, '.checkpoints/README.md')}\n## Exceptions\n\nThe billing skill keeps its own log (see #212).\n`;
     write(dir, '.checkpoints/README.md', readme);

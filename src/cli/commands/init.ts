@@ -11,7 +11,7 @@ import { ignoredCheckpointsNote } from '../../install/ignored.js';
 import { applyPlans, type InstallPlan } from '../../install/plan.js';
 import { HOOK_TEMPLATE_PATH, stableBinPath } from '../../install/package-paths.js';
 import type { Context, ParsedArgs } from '../spec.js';
-import { renderSteps, SKIP_ENV } from './install-driver.js';
+import { renderSteps } from './install-driver.js';
 import { rootOf } from './common.js';
 import { writeFileAtomic } from '../../store/atomic.js';
 import { ensureProjectDir, linkAt, projectPathExists, readProjectText, writablePath } from '../../store/safe-fs.js';
@@ -85,7 +85,6 @@ function integrationPlans(root: string, ctx: Context): InstallPlan[] {
     const env = gitDirEnvNote(ctx.env);
     return note(env ? `merge driver and pre-push hook not installed: ${env}; then run init again` : 'not a git repository: merge driver and pre-push hook not installed (run init again after `git init`)');
   }
-  if (ctx.env[SKIP_ENV] && ctx.env[SKIP_ENV] !== '0') return note(`git integrations skipped (${SKIP_ENV} is set)`);
   const ignored = ignoredCheckpointsNote(root);
   const bin = stableBinPath(root);
   const sha256 = sha256Note(root);

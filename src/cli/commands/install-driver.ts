@@ -9,11 +9,15 @@ import { rootOf } from './common.js';
 import { withHint } from '../render/output.js';
 import { overriddenMessage, overridingMergeLines } from '../../install/merge-attribute.js';
 
-/** Set to 1 to make install-driver a no-op (CI, or an npm `prepare` script you want quiet). */
+/**
+ * Set to 1 to make `install-driver --optional` (an npm `prepare` script) a no-op, as in a CI job's
+ * `npm ci`. A command typed on purpose, plain install-driver or init, still installs: a CI job
+ * that sets it for the whole job and then installs the driver to run doctor gets its driver.
+ */
 export const SKIP_ENV = 'CHECKPOINT_SKIP_INSTALL';
 
 export async function run(args: ParsedArgs, ctx: Context): Promise<number> {
-  if (ctx.env[SKIP_ENV] && ctx.env[SKIP_ENV] !== '0') {
+  if (args.options.optional && ctx.env[SKIP_ENV] && ctx.env[SKIP_ENV] !== '0') {
     ctx.out.err(`checkpoint install-driver: skipped (${SKIP_ENV} is set)`);
     return 0;
   }
