@@ -132,7 +132,7 @@ function generatedHookNote(root: string, path: string, hook: string, templatePat
     if (running !== undefined) return `${shown(root, running)} runs checkpoint's check already`;
     const run = `sh ${/^[\w./-]+$/.test(hookPath) ? hookPath : shellQuote(hookPath)} {1} {2}`;
     const config = configs[0] ?? join(root, 'lefthook.yml');
-    return `${left} (lefthook's: lefthook install rewrites it, and a line added there would be lost); to check pushes, add to ${shown(root, config)}: ${lefthookEntry(config, run)}`;
+    return `${left} (lefthook's: lefthook install rewrites it, and a line added there would be lost); to check pushes, add to ${shown(root, config)}: ${lefthookEntry(config, run, peek(root, config) ?? '')}`;
   }
   const legacy = preCommitLegacy(path, hook);
   if (legacy !== null) {

@@ -31,10 +31,19 @@ export function lefthookConfigs(root: string): string[] {
   return [firstOf(root, MAIN), firstOf(root, LOCAL)].filter((f): f is string => f !== null);
 }
 
-/** The pre-push command that runs our check, written as the config file's format writes it. */
-export function lefthookEntry(file: string, run: string): string {
+/**
+ * The pre-push command that runs our check, written as the config file's format writes it. A file
+ * that has a pre-push key already (`text`, its content) gets the entry to add inside it: a second
+ * top-level `pre-push:` is a duplicate key lefthook refuses, and every hook with it.
+ */
+export function lefthookEntry(file: string, run: string, text = ''): string {
   const ext = extname(file);
-  if (ext === '.json' || ext === '.jsonc') return `"pre-push": { "commands": { "checkpoint": { "run": ${JSON.stringify(run)}, "use_stdin": true } } }`;
+  const entry = (json: boolean) => (json ? `"checkpoint": { "run": ${JSON.stringify(run)}, "use_stdin": true }` : `checkpoint: { run: ${JSON.stringify(run)}, use_stdin: true }`);
+  if (ext === '.json' || ext === '.jsonc') {
+    return /"pre-push"\s*:/.test(text) ? `in its "pre-push" object, to "commands": ${entry(true)}` : `"pre-push": { "commands": { ${entry(true)} } }`;
+  }
   if (ext === '.toml') return `[pre-push.commands.checkpoint] with run = ${JSON.stringify(run)} and use_stdin = true (a line each, below it)`;
-  return `pre-push: { commands: { checkpoint: { run: ${JSON.stringify(run)}, use_stdin: true } } }`;
+  return /^["']?pre-push["']?\s*:/m.test(text)
+    ? `under its pre-push: key, to commands: ${entry(false)} (or, where it lists jobs:, a job - { name: checkpoint, run: ${JSON.stringify(run)}, use_stdin: true })`
+    : `pre-push: { commands: { ${entry(false)} } }`;
 }

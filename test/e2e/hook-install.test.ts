@@ -336,6 +336,9 @@ describe('init beside another pre-push hook', () => {
     expect(r.stdout).toContain(`! left .git/hooks/pre-push as it is (lefthook's: lefthook install rewrites it, and a line added there would be lost); to check pushes, add to lefthook.yml: pre-push: { commands: { checkpoint: { run: "sh node_modules/checkpoint-protocol/hooks/pre-push {1} {2}", use_stdin: true } } }\n`);
     expect(r.stdout).not.toContain('put this line first');
     expect(read(dir, '.git/hooks/pre-push')).toBe(hook);
+    // A config with a pre-push key already: the entry goes inside it, never a second pre-push: lefthook refuses (red team 61h, 03).
+    write(dir, 'lefthook.yml', 'pre-push:\n  commands:\n    test:\n      run: npm test\n');
+    expect(cli(dir, ['init']).stdout).toContain('to check pushes, add to lefthook.yml: under its pre-push: key, to commands: checkpoint: { run: "sh node_modules/checkpoint-protocol/hooks/pre-push {1} {2}", use_stdin: true } (or, where it lists jobs:, a job - { name: checkpoint, run: "sh node_modules/checkpoint-protocol/hooks/pre-push {1} {2}", use_stdin: true })\n');
     write(dir, 'lefthook.yml', 'pre-push:\n  commands:\n    checkpoint:\n      run: sh node_modules/checkpoint-protocol/hooks/pre-push {1} {2}\n      use_stdin: true\n');
     expect(cli(dir, ['init']).stdout).toContain("! lefthook.yml runs checkpoint's check already");
     // Any config lefthook reads (red team 60e-04): found where it is, never a lefthook.yml that
