@@ -2,7 +2,7 @@
 // run (merge-attribute.ts)? Is the pre-push hook ours as this install ships it?
 import { existsSync, lstatSync, readFileSync, realpathSync } from 'node:fs';
 import { isAbsolute, join } from 'node:path';
-import { configEntries } from '../git/config-file.js';
+import { configEntries, configValue } from '../git/config-file.js';
 import { readGitFile } from '../git/git-file.js';
 import { resolveGitDirsSync } from '../git/locate.js';
 import { HOOK_TEMPLATE_PATH } from '../install/package-paths.js';
@@ -110,6 +110,9 @@ export function checkHookCurrent(root: string): Finding[] {
     // pre-commit's hook runs ours, kept as pre-push.legacy (as init advises): that one is judged.
     legacy = hook ? preCommitLegacy(path, hook) : null;
     if (legacy !== null) [path, hook] = [legacy, readGitFile(legacy)];
+    // No hook at all where the driver was set up (an npm prepare script's install-driver): this
+    // clone looks set up, yet nothing checks its pushes. A note: CI clones have no hook either.
+    if (hook === null && legacy === null && ourDriverSet(root)) return [{ level: 'info', check: 'hook', skill: null, path: '', message: 'this clone has the merge driver but no pre-push hook, so pushes are not checked; `checkpoint init` installs one' }];
     if (!hook?.includes(HOOK_MARKER)) return [];
     template = readFileSync(HOOK_TEMPLATE_PATH, 'utf8');
   } catch {
@@ -128,6 +131,12 @@ export function checkHookCurrent(root: string): Finding[] {
   const how = isLink(path) ? `a link to checkpoint's template (${shownPath(realTarget(path))})` : "checkpoint's template copied in";
   const fix = isLink(path) ? `remove the link (rm ${shownPath(path)}) and run \`checkpoint init\`` : 'run `checkpoint init` to replace it with one that names this install';
   return [{ ...base, message: `the pre-push hook${kept} is ${how} without \`checkpoint init\`: it finds no checkpoint CLI (none baked in, none beside it, no checkpoint-protocol on PATH), so pushes are not checked; ${fix}` }];
+}
+
+/** Whether this clone's own config sets our merge driver (as install-driver writes it). */
+function ourDriverSet(root: string): boolean {
+  const driver = configValue(readGitFile(join(resolveGitDirsSync(root).commonDir, 'config')) ?? '', 'merge', 'checkpoint', 'driver');
+  return driver !== null && isOurDriverCommand(driver);
 }
 
 /** The hooks folder git runs: this clone's core.hooksPath (its own config), else the git dir's hooks/. */

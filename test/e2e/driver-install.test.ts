@@ -407,6 +407,17 @@ describe('install-driver and uninstall-driver beside what the user set', () => {
     }
   });
 
+  it('a clone set up by the npm prepare script alone (install-driver, no hook) is told its pushes are not checked; init ends the note (red team 61h, 01)', async () => {
+    const dir = repo();
+    const hookNote = async () => (JSON.parse((await runCli(dir, ['doctor', '--json'])).stdout).findings as { check: string; level: string; message: string }[]).filter((f) => f.check === 'hook');
+    expect(await hookNote()).toEqual([]);
+    expect(cli(dir, ['install-driver', '--optional']).code).toBe(0);
+    expect(await hookNote()).toEqual([expect.objectContaining({ level: 'info', message: 'this clone has the merge driver but no pre-push hook, so pushes are not checked; `checkpoint init` installs one' })]);
+    expect((await runCli(dir, ['doctor', '--fail-on-warnings'])).code).toBe(0);
+    expect(cli(dir, ['init']).code).toBe(0);
+    expect(await hookNote()).toEqual([]);
+  });
+
   it('on a branch with no .checkpoints/ folder (gh-pages, an old release) a driver without the attributes line is a note, not a warning on every push', async () => {
     const dir = repo();
     const health = async () => (JSON.parse((await runCli(dir, ['doctor', '--json'])).stdout).findings as { check: string; level: string; message: string }[]).filter((f) => f.check === 'merge_driver');
