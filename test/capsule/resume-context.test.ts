@@ -223,6 +223,23 @@ describe('resume --context', () => {
     expect(JSON.parse((await runCli(dir, ['resume', 'api', '--context', '--json'])).stdout)).toMatchObject({ claims_saved: true, head_changed: false });
   });
 
+  it('a checkpoint marked failed or complete since the capsule was saved says so first and asks the user, in text and JSON (red team 61g, 02)', async () => {
+    const dir = project('api');
+    await pause(dir, 'api');
+    expect(JSON.parse((await runCli(dir, ['resume', '--context', '--json'])).stdout)).toMatchObject({ status_now: 'in_progress', ask_user: false });
+    for (const [status, line] of [
+      ['failed', "STATUS NOW: failed. ASK THE USER before resuming the capsule's next step: the checkpoint was marked failed since."],
+      ['complete', "STATUS NOW: complete. ASK THE USER before doing more: the checkpoint was marked complete, so the capsule's next step may be done or dropped."],
+    ] as const) {
+      expect((await runCli(dir, ['update', 'api', `--status=${status}`])).code).toBe(0);
+      const r = await runCli(dir, ['resume', '--context']);
+      // Exit 0, as the compaction hooks run it unwrapped; the line right under the label says to ask.
+      expect(r.code, r.stderr).toBe(0);
+      expect(r.stdout.split('\n')[2]).toBe(line);
+      expect(JSON.parse((await runCli(dir, ['resume', 'api', '--context', '--json'])).stdout)).toMatchObject({ status_now: status, ask_user: true });
+    }
+  });
+
   it('a missing capsule (or checkpoint) says so and exits 0', async () => {
     const dir = project('api');
     const r = await runCli(dir, ['resume', 'api', '--context']);

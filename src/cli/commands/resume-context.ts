@@ -168,6 +168,9 @@ export async function run(args: ParsedArgs, ctx: Context): Promise<number> {
   // Whether next_actions[0] already landed, in both outputs: a host reading the JSON is not sent to redo shipped work either.
   const view: View = { skill: found.skill, file: display(root, found.file.path), capsule, current, root, state: found.file.value, ...(skill ? {} : { others, unshown }), ...(await landedNow(root, ctx.now, found.skill)) };
 
+  // The work ended since the capsule was saved (failed, complete): the text and ask_user say to ask
+  // the user; the exit stays 0, as the compaction hooks run it unwrapped (docs/integrations.md).
+  const exit = 0;
   if (ctx.json) {
     for (const withPaths of [true, false]) {
       const obj = jsonView(view, withPaths);
@@ -175,14 +178,14 @@ export async function run(args: ParsedArgs, ctx: Context): Promise<number> {
       for (const text of [JSON.stringify(obj, null, 2), JSON.stringify(obj)].map(terminalSafeJson)) {
         if (Buffer.byteLength(text) + 1 <= maxBytes) {
           ctx.out.out(text);
-          return 0;
+          return exit;
         }
       }
     }
   } else {
     // Text (what hooks inject) fills the budget by priority; left-out claims are named, never cut.
     printBudgeted(textBlocks(view, ctx.now), budget, `checkpoint show ${found.skill}`, (t) => ctx.out.out(t));
-    return 0;
+    return exit;
   }
   throw new CheckpointError('E_CAPSULE', `the capsule of "${found.skill}" does not fit in ${maxBytes} bytes of output, and claims are never truncated`, {
     hint: `read it whole with checkpoint show ${found.skill} (or raise --max-bytes)`,
@@ -305,6 +308,9 @@ function jsonView(v: View, withPaths: boolean): unknown {
     origin: v.capsule.origin,
     mechanical: mechanicalView(v.capsule.mechanical, withPaths),
     current: { root: v.root, head: v.current.head, branch: v.current.branch },
+    // The checkpoint's status now, and whether the user decides before the capsule's next step (failed, complete).
+    status_now: isObj(v.state) ? (v.state as { status?: unknown }).status ?? null : null,
+    ask_user: endedStatus(v.state) !== null,
     // No claim saved yet (only pause --auto's placeholders): nothing whose evidence a newer HEAD could outdate.
     claims_saved: !noClaims(v.capsule),
     head_changed: noClaims(v.capsule) ? null : negate(sameCommit(v.capsule.origin.head, v.current.head)),
@@ -320,6 +326,19 @@ function jsonView(v: View, withPaths: boolean): unknown {
 }
 
 const negate = (b: boolean | null) => (b === null ? null : !b);
+
+/** The live checkpoint's status when the work it tracks has ended (failed, complete): a capsule's next step is then the user's to decide. */
+function endedStatus(state: JsonValue): 'failed' | 'complete' | null {
+  const status = isObj(state) ? (state as { status?: unknown }).status : undefined;
+  return status === 'failed' || status === 'complete' ? status : null;
+}
+
+/** What the capsule's reader is told when the work ended since it was saved. */
+function endedLine(status: 'failed' | 'complete'): string {
+  return status === 'failed'
+    ? 'STATUS NOW: failed. ASK THE USER before resuming the capsule\'s next step: the checkpoint was marked failed since.'
+    : 'STATUS NOW: complete. ASK THE USER before doing more: the checkpoint was marked complete, so the capsule\'s next step may be done or dropped.';
+}
 
 /** Whether every claim of the capsule is a placeholder `pause --auto` wrote (a first --auto's, before any session saved its own). */
 const noClaims = (c: Capsule) => onlyPlaceholders(c.context as unknown as JsonValue);
@@ -347,11 +366,13 @@ function textBlocks(v: View, now: Date): Block[] {
   const same = sameCommit(o.head, v.current.head);
   // A first pause --auto's capsule: its origin is where the placeholders were written, not claims saved then.
   const blank = noClaims(v.capsule);
+  const ended = endedStatus(v.state);
   const verdict = blank ? 'cannot compare: no claims saved yet' : same === null ? 'cannot compare' : same ? 'same commit' : 'DIFFERENT: the repository moved since the capsule was saved; newer HEAD does not revalidate its evidence';
   const blocks: Block[] = [
     // The header, never left out: which capsule, and that its claims are unverified. No claim is
     // ever shown without that label (a budget that cannot hold both lines is refused).
     { name: 'header', tier: 0, header: true, head: [`RECOVERY CAPSULE: ${v.skill}  (${v.file})`, `${UNVERIFIED_LABEL}: ${UNVERIFIED_NOTE}`] },
+    ...(ended === null ? [] : [{ name: 'status now', tier: 0, head: [endedLine(ended), ''] }]),
     {
       name: 'saved and HEAD',
       tier: 0,
