@@ -33,3 +33,11 @@ const OUR_DRIVER = new RegExp(`^(?:\\[ -f ${QUOTED} \\] && (?:\\[ -x ${QUOTED} \
 export function isOurDriverCommand(value: string): boolean {
   return OUR_DRIVER.test(value);
 }
+
+/** The node and launcher a driver command of ours runs (as written in it, unquoted), or null. */
+export function driverInstall(value: string): { node: string; bin: string } | null {
+  if (!isOurDriverCommand(value)) return null;
+  const m = new RegExp(`(${QUOTED}) (${QUOTED}) merge-driver %O`).exec(value);
+  const unquote = (q: string) => q.slice(1, -1).replace(/'\\''/g, "'");
+  return m ? { node: unquote(m[1]!), bin: unquote(m[2]!) } : null;
+}

@@ -6,7 +6,8 @@
 import { unlinkSync } from 'node:fs';
 import { join } from 'node:path';
 import { addAttributeLines, removeAttributeLines } from './attributes.js';
-import { DRIVER_NAME, driverCommand, isOurDriverCommand } from './driver-command.js';
+import { DRIVER_NAME, driverCommand, driverInstall, isOurDriverCommand } from './driver-command.js';
+import { installRuns, isLinkedWorktree, keptSharedLine, sharedSettingNote } from './worktrees.js';
 import { assertGitRepo, gitOut, gitRun } from './git-config.js';
 import { gitOutputSync } from '../git/git-process.js';
 import { isNpxCachePath } from './package-paths.js';
@@ -122,6 +123,14 @@ export function planDriver(root: string, nodePath: string, binPath: string, opts
   } else if (theirs !== null) {
     notes.push(keepNote('merge.checkpoint.driver', theirs, 'to use checkpoint\'s driver instead: git config --unset-all merge.checkpoint.driver, then checkpoint install-driver'));
   } else {
+    // In a linked worktree, a driver of ours that still runs is the repository's (git config is
+    // shared by every worktree): kept, never pointed at this worktree's install, gone with it.
+    const current = configValue(config, 'merge.checkpoint.driver');
+    const running = current === null || current === wanted['merge.checkpoint.driver'] ? null : driverInstall(current);
+    if (running !== null && installRuns(running.bin, running.node) && isLinkedWorktree(root)) {
+      wanted['merge.checkpoint.driver'] = current!;
+      changes.push(keptSharedLine('merge.checkpoint.driver', running.bin));
+    }
     for (const { key, ours } of KEYS) {
       const current = configValue(config, key);
       if (current === wanted[key]) continue;
@@ -133,6 +142,8 @@ export function planDriver(root: string, nodePath: string, binPath: string, opts
       // A driver in npx's cache breaks silently when npm clears it: say so while it is fixable.
       const transient = key === 'merge.checkpoint.driver' && isNpxCachePath(binPath);
       changes.push(transient ? `set ${key} to a copy in npx's cache, which npm may clear (add checkpoint-protocol as a dev dependency and run init again)` : `set ${key}`);
+      const shared = key === 'merge.checkpoint.driver' ? sharedSettingNote(root, key, binPath) : null;
+      if (shared !== null) notes.push(shared);
     }
     const retired = configValue(config, RETIRED.key);
     if (retired !== null && RETIRED.ours(retired)) {

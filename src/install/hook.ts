@@ -20,6 +20,7 @@ import { HOOK_MARKER, isShippedHook } from './shipped-hooks.js';
 import { bakedBin, hookLauncher, preCommitLegacy } from './hook-launcher.js';
 import { readGitFile } from '../git/git-file.js';
 import { lefthookConfigs, lefthookEntry } from './lefthook-config.js';
+import { installRuns, isLinkedWorktree, keptSharedLine, sharedSettingNote } from './worktrees.js';
 
 /** Where a project that depends on the package has the shipped hook, whatever the package manager. */
 const LOCAL_TEMPLATE = 'node_modules/checkpoint-protocol/hooks/pre-push';
@@ -153,15 +154,28 @@ function legacyHookPlan(root: string, path: string, hook: string, content: strin
   if (legacy === null || isLink(legacy)) return null;
   const text = readProjectText(root, legacy, { maxBytes: 1024 * 1024 });
   if (text === null || text === content || !text.includes(HOOK_MARKER) || !isShippedHook(text)) return null;
+  const kept = keptSharedHook(root, legacy, text);
+  if (kept !== null) return kept;
+  const shared = sharedSettingNote(root, `checkpoint's pre-push hook in ${legacy}`, bakedBin(content) ?? '');
   return {
     changes: [`updated checkpoint's pre-push hook in ${legacy}, which pre-commit's ${shown(root, path)} runs`],
-    notes: [],
+    notes: shared === null ? [] : [shared],
     apply() {
       const target = writablePath(root, legacy, { atomic: true });
       writeFileAtomic(target, content);
       chmodSync(target, 0o755);
     },
   };
+}
+
+/**
+ * In a linked worktree, our hook in the common git dir's hooks folder is every worktree's: while
+ * the install it runs is there it is kept, not pointed at this worktree's, which goes with it.
+ */
+function keptSharedHook(root: string, path: string, hook: string): InstallPlan | null {
+  const bin = bakedBin(hook);
+  if (bin === null || !installRuns(bin, null) || !isLinkedWorktree(root)) return null;
+  return { changes: [keptSharedLine(`the pre-push hook in ${path}`, bin)], notes: [], apply() {} };
 }
 
 /**
@@ -303,9 +317,12 @@ export function planPrePushHook(root: string, template: string, nodePath: string
   }
   // Ours as shipped (an earlier install's too, pre-push.chained beside it still run): kept current.
   if (current === content) return { changes: [], notes: [], apply() {} };
+  const kept = current !== null && resolve(dir) === resolve(own) ? keptSharedHook(root, path, current) : null;
+  if (kept !== null) return kept;
+  const shared = resolve(dir) === resolve(own) ? sharedSettingNote(root, `the pre-push hook in ${path}`, binPath) : null;
   return {
     changes: [`${current === null ? 'installed' : 'updated'} the pre-push hook in ${path}`],
-    notes: [],
+    notes: shared === null ? [] : [shared],
     apply() {
       const target = writablePath(root, path, { atomic: true });
       writeFileAtomic(target, content);
