@@ -20,6 +20,7 @@ import { HOOK_MARKER, isShippedHook } from './shipped-hooks.js';
 import { bakedBin, hookLauncher, preCommitLegacy } from './hook-launcher.js';
 import { readGitFile } from '../git/git-file.js';
 import { lefthookConfigs, lefthookEntry } from './lefthook-config.js';
+import { lefthookState } from './lefthook-runs.js';
 import { installRuns, isLinkedWorktree, keptSharedLine, sharedSettingNote } from './worktrees.js';
 
 /** Where a project that depends on the package has the shipped hook, whatever the package manager. */
@@ -129,11 +130,15 @@ function generatedHookNote(root: string, path: string, hook: string, templatePat
   if (/call_lefthook|"\$LEFTHOOK"|\blefthook run\b/.test(hook)) {
     const configs = lefthookConfigs(root);
     const hookPath = existsSync(join(root, LOCAL_TEMPLATE)) ? LOCAL_TEMPLATE : fromRoot(root, templatePath);
-    const running = configs.find((f) => (peek(root, f) ?? '').includes(hookPath));
-    if (running !== undefined) return `${shown(root, running)} runs checkpoint's check already`;
+    // Only a pre-push command with use_stdin runs it: not one in a comment, under another hook, or given no refs.
+    const states = configs.map((f) => ({ f, state: lefthookState(f, peek(root, f) ?? '', hookPath) }));
+    const running = states.find((s) => s.state === 'runs');
+    if (running !== undefined) return `${shown(root, running.f)} runs checkpoint's check already`;
+    const wrong = states.find((s) => s.state !== null);
+    const why = wrong === undefined ? '' : `${shown(root, wrong.f)} names checkpoint's hook, but lefthook does not run it on push (${wrong.state === 'no-stdin' ? 'its pre-push command lacks use_stdin: true, so it gets no pushed refs and checks nothing' : 'it is not under pre-push:'}); `;
     const run = `sh ${/^[\w./-]+$/.test(hookPath) ? hookPath : shellQuote(hookPath)} {1} {2}`;
     const config = configs[0] ?? join(root, 'lefthook.yml');
-    return `${left} (lefthook's: lefthook install rewrites it, and a line added there would be lost); to check pushes, add to ${shown(root, config)}: ${lefthookEntry(config, run, peek(root, config) ?? '')}`;
+    return `${why}${left} (lefthook's: lefthook install rewrites it, and a line added there would be lost); to check pushes, add to ${shown(root, config)}: ${lefthookEntry(config, run, peek(root, config) ?? '')}`;
   }
   const legacy = preCommitLegacy(path, hook);
   if (legacy !== null) {

@@ -341,6 +341,22 @@ describe('init beside another pre-push hook', () => {
     expect(cli(dir, ['init']).stdout).toContain('to check pushes, add to lefthook.yml: under its pre-push: key, to commands: checkpoint: { run: "sh node_modules/checkpoint-protocol/hooks/pre-push {1} {2}", use_stdin: true } (or, where it lists jobs:, a job - { name: checkpoint, run: "sh node_modules/checkpoint-protocol/hooks/pre-push {1} {2}", use_stdin: true })\n');
     write(dir, 'lefthook.yml', 'pre-push:\n  commands:\n    checkpoint:\n      run: sh node_modules/checkpoint-protocol/hooks/pre-push {1} {2}\n      use_stdin: true\n');
     expect(cli(dir, ['init']).stdout).toContain("! lefthook.yml runs checkpoint's check already");
+    // Named, and still not run on push (red team 61h-04): in a comment, under another hook, or
+    // without use_stdin (lefthook then gives it no pushed refs): never "already".
+    const RUN = 'run: sh node_modules/checkpoint-protocol/hooks/pre-push {1} {2}';
+    const notRun: [string, string][] = [
+      [`pre-push:\n  jobs:\n    - run: echo audit\n# checkpoint: { ${RUN}, use_stdin: true }\n`, '! left .git/hooks/pre-push as it is'],
+      [`pre-push:\n  jobs:\n    - run: echo audit\npre-commit:\n  commands:\n    checkpoint:\n      ${RUN}\n      use_stdin: true\n`, "! lefthook.yml names checkpoint's hook, but lefthook does not run it on push (it is not under pre-push:); left"],
+      [`pre-push:\n  jobs:\n    - run: echo audit\n    - name: checkpoint\n      ${RUN}\n`, "! lefthook.yml names checkpoint's hook, but lefthook does not run it on push (its pre-push command lacks use_stdin: true, so it gets no pushed refs and checks nothing); left"],
+    ];
+    for (const [config, says] of notRun) {
+      write(dir, 'lefthook.yml', config);
+      const out = cli(dir, ['init']).stdout;
+      expect(out).toContain(says);
+      expect(out).not.toContain('already');
+    }
+    write(dir, 'lefthook.yml', `pre-push:\n  jobs:\n    - name: checkpoint\n      use_stdin: true\n      ${RUN}\n`);
+    expect(cli(dir, ['init']).stdout).toContain("! lefthook.yml runs checkpoint's check already");
     // Any config lefthook reads (red team 60e-04): found where it is, never a lefthook.yml that
     // would be read instead of it; the advice written as that file's format writes it.
     mkdirSync(join(dir, '.config'));
