@@ -250,6 +250,9 @@ describe('resume --context', () => {
     const none = await runCli(dir, ['resume', 'web', '--context']);
     expect(none.code).toBe(0);
     expect(none.stdout).toMatch(/no checkpoint for skill "web"/);
+    // A skill misspelled in the compaction hook is named with the one it likely meant, as pause --auto does (red team 61g, 04).
+    const typo = await runCli(dir, ['resume', 'apj', '--context']);
+    expect([typo.code, typo.stdout]).toEqual([0, expect.stringContaining('no checkpoint for skill "apj", so no recovery capsule (did you mean "api"? check the skill name the hook passes)')]);
   });
 
   it('a corrupt or oversized capsule exits 2 and changes nothing', async () => {

@@ -5,6 +5,7 @@
 // nothing is changed: this command only reads.
 import { CheckpointError, isCheckpointError } from '../../errors.js';
 import { EXIT_ASK_USER, fittedJson } from './resume.js';
+import { closest } from '../../protocol/field-slip.js';
 import { foreignCapsuleKeys, lastPausedAt, ownCapsule, topLevelClaims, validateCapsule } from '../../protocol/capsule.js';
 import { NOT_RECORDED, onlyPlaceholders } from '../../protocol/capsule-placeholder.js';
 import { type Capsule, type Checkpoint, type JsonValue } from '../../protocol/types.js';
@@ -136,7 +137,11 @@ export async function run(args: ParsedArgs, ctx: Context): Promise<number> {
       throw new CheckpointError('E_INVALID', `cannot read the recovery capsule of "${skill}": ${s.why}`, { hint: `finish the merge first: ${s.repair}` });
     }
     const file = readCheckpoint(root, skill); // unreadable JSON: E_JSON, exit 2
-    if (!file) return none(ctx, skill, `no checkpoint for skill "${skill}", so no recovery capsule`, budget, outsideAsked(checkpointsOutside(root), skill));
+    if (!file) {
+      // The compaction hook may name the skill: a misspelled one there would lose every capsule, silently (as pause --auto says).
+      const near = closest(skill, listSkills(root));
+      return none(ctx, skill, `no checkpoint for skill "${skill}", so no recovery capsule${near === undefined ? '' : ` (did you mean "${near}"? check the skill name the hook passes)`}`, budget, outsideAsked(checkpointsOutside(root), skill));
+    }
     const capsule = capsuleOf(file.value);
     if (capsule !== undefined) found = { skill, file, capsule };
     else return none(ctx, skill, `no recovery capsule saved for "${skill}" (save one with checkpoint pause ${skill} --context ...)`, budget);
