@@ -51,6 +51,9 @@ const fieldPath = z
 // `o["__proto__"] = v` sets a prototype: an own `__proto__` key would vanish instead of being refused.
 const json = z.unknown().refine((v) => v !== undefined, 'a JSON value is required').describe('any JSON value');
 
+
+/** Ops one update call takes at most: an agent sends a few; a call that holds the lock and the server for long is refused. */
+export const MAX_UPDATE_OPS = 1000;
 /**
  * A JSON argument as the text the CLI parses. The host's JSON was parsed before we see it, so a
  * number it could not carry is refused rather than written otherwise: one past a double (1e400,
@@ -243,7 +246,10 @@ export const TOOLS: ToolSpec[] = [
       skill,
       ops: z
         .array(z.strictObject({ path: fieldPath.describe('field path as `checkpoint update` takes it: skill_state.iteration, progress_table[1].status, skill_state["a.b"]'), op: z.enum(['set', 'append']).default('set'), value: json, json: z.boolean().optional().describe('value is JSON text (a string), read as `checkpoint update --path:json=<text>` reads it: numbers kept exactly as written (12345678901234567890, 8.0)') }))
-        .min(1),
+        .min(1)
+        // Each op is applied and checked in turn under the skill's lock; thousands in one call held
+        // it (and the server, which answers nothing meanwhile) for seconds to minutes (red team 61g).
+        .max(MAX_UPDATE_OPS, `at most ${MAX_UPDATE_OPS} ops in one call: send the rest in further calls`),
       auto_rotate: z.boolean().optional().describe('rotate old telemetry first when the file would pass 32 KiB'),
       allow_new_field: z.boolean().optional().describe('write a new top-level field whose name is a near miss of a protocol field (refused otherwise, as a likely typo)'),
     },

@@ -89,6 +89,18 @@ describe('checkpoint mcp: update never changes a number on the way', () => {
   /** A raw update line: `ops` as JSON text, so a number is sent as written (1e400, -0.0), as a host's JSON may hold it. */
   const rawUpdate = (id: number, ops: string, tool = 'update', more = '') => `{"jsonrpc":"2.0","id":${id},"method":"tools/call","params":{"name":"${tool}","arguments":{"skill":"api",${more}"ops":${ops}}}}`;
 
+  it('an update of more ops than one call takes is refused at once, the file byte-identical, and the server keeps answering (red team 61g, 06)', async () => {
+    const dir = repo();
+    const before = messy(dir);
+    const many = JSON.stringify(Array.from({ length: 30_000 }, (_, i) => ({ path: 'skill_state.runs', op: 'append', value: { n: i } })));
+    const answers = await pipe(dir, [rawUpdate(1, many), '{"jsonrpc":"2.0","id":2,"method":"ping"}']);
+    const byId = new Map(answers.map((a) => [a.id, a]));
+    expect(byId.get(1)!.result!.isError).toBe(true);
+    expect(byId.get(1)!.result!.content[0]!.text).toBe('checkpoint: invalid argument ops for tool update: at most 1000 ops in one call: send the rest in further calls; hint: tools/list gives each tool\'s input schema');
+    expect(byId.get(2)).toMatchObject({ result: {} });
+    expect(readFileSync(join(dir, '.checkpoints/api.checkpoint.json'), 'utf8')).toBe(before);
+  });
+
   it('a number JSON-RPC cannot carry exactly (1e400, 12345678901234567890) is one E_USAGE tool error naming where and how to send it; the file stays byte-identical', async () => {
     const dir = repo();
     const before = messy(dir);
