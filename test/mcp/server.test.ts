@@ -839,6 +839,38 @@ describe('checkpoint mcp: a .checkpoints/ folder made after the server started',
   });
 });
 
+describe('checkpoint mcp: a git checkout of a branch from before checkpoint was adopted', () => {
+  it('announces the subscribed checkpoint gone when .checkpoints/ goes, and back when it comes back, every time', async () => {
+    const dir = repo();
+    write(dir, 'notes.txt', 'before checkpoint\n');
+    commitAll(dir, 'init');
+    git(dir, ['branch', 'old']);
+    write(dir, '.checkpoints/README.md', 'Session state for agents (see docs/checkpoints.md).\n');
+    messy(dir);
+    commitAll(dir, 'adopt checkpoint');
+    const c = await connect(dir);
+    const seen: string[] = [];
+    let wake = () => {};
+    const note = (what: string) => (seen.push(what), wake());
+    c.setNotificationHandler(ResourceListChangedNotificationSchema, () => note('list_changed'));
+    c.setNotificationHandler(ResourceUpdatedNotificationSchema, (n) => note(`updated ${n.params.uri}`));
+    await c.subscribeResource({ uri: 'checkpoint://api' });
+    await call(c, 'status'); // starts watching
+    /** Resolves once both notifications came; one that never comes is a hang, caught by vitest's timeout. */
+    const both = () => new Promise<void>((done) => (wake = () => seen.includes('list_changed') && seen.includes('updated checkpoint://api') && done())).then(() => void seen.splice(0));
+    for (let round = 1; round <= 3; round++) {
+      const gone = both();
+      git(dir, ['checkout', '-q', 'old']);
+      await gone;
+      expect((await c.listResources()).resources.map((r) => r.uri), `round ${round}`).not.toContain('checkpoint://api');
+      const back = both();
+      git(dir, ['checkout', '-q', 'main']);
+      await back;
+    }
+    expect((await c.listResources()).resources.map((r) => r.uri)).toContain('checkpoint://api');
+  });
+});
+
 describe('checkpoint mcp: a refusal names the argument the caller sent', () => {
   // The tools pass their arguments to the CLI as its flags (max_chars as --max-chars, capsule as
   // --context); the caller never typed a flag, so a refusal that named one would send it looking
