@@ -179,6 +179,20 @@ describe('checkpoint mcp: update never changes a number on the way', () => {
     expect(readFileSync(join(dir, FILE), 'utf8')).toBe(before);
   });
 
+  it("done's, pause's and a capsule op's refusals name the tool call to make, never a CLI command (red team 61g, 03)", async () => {
+    const dir = repo();
+    messy(dir);
+    const answers = await pipe(dir, [
+      rawUpdate(1, '[{"path":"capsule.next","value":"x"}]'),
+      '{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"pause","arguments":{"skill":"newskill","capsule":{"goal":"g","acceptance":"a","constraints":[],"decisions":[],"evidence":[],"pending":[],"next":"n"}}}}',
+      '{"jsonrpc":"2.0","id":3,"method":"tools/call","params":{"name":"done","arguments":{"skill":"nothing"}}}',
+    ]);
+    const hints = byOrder(answers).map((a) => (a.result!.structuredContent as { error: { hint: string } }).error.hint);
+    expect(hints[0]).toBe('save it again with the pause tool with {"skill": "api", "capsule": {…}} (or "auto": true for its mechanical state); the checkpoint was not changed');
+    expect(hints[1]).toBe('create it first: the update tool with {"skill": "newskill", "ops": [{"path": "phase", "value": "<phase>"}, {"path": "step", "value": "<step>"}, {"path": "next_actions", "op": "append", "value": "<first action>"}]}');
+    for (const h of hints) expect(h).not.toMatch(/checkpoint (update|done|pause) |(^|[\s(])--[a-z]/);
+  });
+
   it('a set over a list with entries (op "append" left out) is refused with the append to send, as the CLI refuses --list=text; a list sent replaces it (red team 12-07)', async () => {
     const dir = repo();
     const before = messy(dir);

@@ -1,3 +1,4 @@
+import { mcpCall } from '../../protocol/op-spelling.js';
 import { accessSync, constants, statSync } from 'node:fs';
 import { oneLine, quoted, shown } from '../../one-line.js';
 import { delimiter, join, resolve } from 'node:path';
@@ -66,7 +67,7 @@ export async function run(args: ParsedArgs, ctx: Context): Promise<number> {
   // one recorded and `next` moves on. --landed records those alone (the reconciling doctor asks for).
   const onDisk = requireCheckpoint(root, skill, undefined, act).value;
   if (onDisk === null || typeof onDisk !== 'object' || Array.isArray(onDisk)) throw notAnObject(skill);
-  const queue = queuedActions(onDisk, skill);
+  const queue = queuedActions(onDisk, skill, ctx.opSpelling?.caller === 'mcp');
   const landed = await landedNow(root, ctx, skill, queue);
   const picks = args.options.landed ? landedPicks(queue, landed, skill) : nextPicks(onDisk, queue, landed, skill);
   const first = queue[picks[picks.length - 1]!] as NextAction;
@@ -114,7 +115,9 @@ export async function run(args: ParsedArgs, ctx: Context): Promise<number> {
       if (!args.options.complete) {
         const as = doc.status === 'in_progress' ? 'in_progress' : `${quoted(doc.status as string)} (in_progress)`;
         throw new CheckpointError('E_USAGE', `that was the last action of "${skill}" and it is ${as}`, {
-          hint: `queue the next one first (checkpoint update ${skill} --next_actions+='...') or finish: checkpoint done ${skill} --complete`,
+          hint: ctx.opSpelling?.caller === 'mcp'
+            ? `queue the next one first (${mcpCall('update', skill, [['next_actions', 'append', '...']])}) or finish: ${mcpCall('done', skill, [], { complete: true })}`
+            : `queue the next one first (checkpoint update ${skill} --next_actions+='...') or finish: checkpoint done ${skill} --complete`,
         });
       }
       doc.status = 'complete';
@@ -280,7 +283,7 @@ function doneRecord(action: NextAction, at: string): { entry: JsonObject; moved:
 }
 
 /** next_actions as a list of actions done can take, or the refusal that says how to make it one. */
-function queuedActions(value: JsonValue, skill: string): JsonValue[] {
+function queuedActions(value: JsonValue, skill: string, mcp = false): JsonValue[] {
   const actions = (value as JsonObject | null)?.next_actions;
   // One action written as a string ("Merge PR #12 then deploy"): made a list first, by the command status and next print too.
   if (typeof actions === 'string' && /\S/.test(actions)) {
@@ -301,11 +304,11 @@ function queuedActions(value: JsonValue, skill: string): JsonValue[] {
   // null, a number, a blank text: nothing queued, and a plain += would refuse to append to it.
   if (actions !== undefined && !Array.isArray(actions)) {
     throw new CheckpointError('E_INVALID', `next_actions of "${skill}" is ${actions === null ? 'null' : typeof actions === 'string' ? 'blank text' : `the ${typeof actions} ${JSON.stringify(actions)}`}, not a list of actions; nothing was changed`, {
-      hint: `queue the next action as a list: checkpoint update ${skill} --next_actions:json='[]' --next_actions+='<next action>'`,
+      hint: `queue the next action as a list: ${mcp ? mcpCall('update', skill, [['next_actions', 'set', '[]'], ['next_actions', 'append', '<next action>']]).replace('"value": "[]"', '"value": []') : `checkpoint update ${skill} --next_actions:json='[]' --next_actions+='<next action>'`}`,
     });
   }
   if (!actions?.length) {
-    throw new CheckpointError('E_USAGE', 'no next_actions to mark done', { hint: `queue one with checkpoint update ${skill} --next_actions+='...'` });
+    throw new CheckpointError('E_USAGE', 'no next_actions to mark done', { hint: `queue one with ${mcp ? mcpCall('update', skill, [['next_actions', 'append', '...']]) : `checkpoint update ${skill} --next_actions+='...'`}` });
   }
   return actions;
 }

@@ -3,6 +3,7 @@
 // state (HEAD, branch, uncommitted paths, time), keeping context and origin frozen.
 // Invalid or oversized input is refused with the reason and the file stays byte-identical;
 // nothing is ever truncated.
+import { mcpCall } from '../../protocol/op-spelling.js';
 import { oneLine, shown, shownPath } from '../../one-line.js';
 import { CheckpointError } from '../../errors.js';
 import {
@@ -116,7 +117,7 @@ export async function run(args: ParsedArgs, ctx: Context): Promise<number> {
   if (!readCheckpointFor(root, skill, act)) {
     refuseConflicted(root, skill, act);
     throw new CheckpointError('E_NOT_FOUND', `no checkpoint for skill "${skill}": the capsule is saved into an existing checkpoint`, {
-      hint: `create it first: checkpoint update ${skill} --phase='<phase>' --step='<step>' --next_actions+='<first action>'`,
+      hint: `create it first: ${ctx.opSpelling?.caller === 'mcp' ? mcpCall('update', skill, [['phase', 'set', '<phase>'], ['step', 'set', '<step>'], ['next_actions', 'append', '<first action>']]) : `checkpoint update ${skill} --phase='<phase>' --step='<step>' --next_actions+='<first action>'`}`,
     });
   }
   const input = await readInput(args, ctx, root);

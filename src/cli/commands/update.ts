@@ -1,7 +1,7 @@
 import { CheckpointError } from '../../errors.js';
 import { shown } from '../../one-line.js';
 import { applyUpdateOps, parseUpdateFlag, type UpdateOp } from '../../protocol/update-ops.js';
-import { CLI_SPELLING } from '../../protocol/op-spelling.js';
+import { CLI_SPELLING, mcpCall } from '../../protocol/op-spelling.js';
 import { splitUpdateFlag } from '../../protocol/update-flag.js';
 import { PROTOCOL_FIELDS } from '../../protocol/fields.js';
 import { protocolFieldSlip } from '../../protocol/field-slip.js';
@@ -47,7 +47,9 @@ export async function run(args: ParsedArgs, ctx: Context): Promise<number> {
   const capsuleOp = ops.find((op) => op.path[0] === 'capsule');
   if (capsuleOp) {
     throw new CheckpointError('E_USAGE', `${capsuleOp.given}: the recovery capsule is written only by checkpoint pause, which records where and when its claims were saved`, {
-      hint: `save it again with checkpoint pause ${skill} --context '<json>' (or --auto for its mechanical state); the checkpoint was not changed`,
+      hint: spelling.caller === 'mcp'
+        ? `save it again with ${mcpCall('pause', skill, [], { capsule: '<capsule>' }).replace('"capsule": "<capsule>"', '"capsule": {…}')} (or "auto": true for its mechanical state); the checkpoint was not changed`
+        : `save it again with checkpoint pause ${skill} --context '<json>' (or --auto for its mechanical state); the checkpoint was not changed`,
     });
   }
   let created = false;
