@@ -18,7 +18,7 @@ import { datedFromWords, datedSanely, gatherEvidence, lastRemovalsAtHead, mentio
 import { commitToken } from './entries.js';
 import { fieldPlaces } from '../protocol/field-places.js';
 import { loadRemembered, readable, withConflicts, type Loaded } from '../read/load.js';
-import { checkpointsOutside } from '../store/index-conflicts.js';
+import { checkpointsIndex, checkpointsOutside } from '../store/index-conflicts.js';
 import { outsideAsked, outsideLine, type OutsideCheckpoints } from '../store/sparse-checkout.js';
 import { fetchHealth } from './online.js';
 import { checkHookCurrent, checkLeftovers, checkRepoHealth } from './health.js';
@@ -138,8 +138,9 @@ async function doctor(opts: DoctorOptions): Promise<DoctorReport> {
   // One git's index holds unmerged (mid-merge, -rebase, -cherry-pick) is an error naming what ends
   // the merge, as status and next say: the tree holds one side's text, never checked as the state.
   // One a sparse checkout leaves out is in git, not here: a note (as a listed file left out is), never "0 checkpoints, no drift".
-  const leftOut = outsideAsked(checkpointsOutside(opts.root), opts.skill);
-  const loaded = withConflicts(opts.root, loadRemembered(opts.root, opts.now, opts.skill), opts.skill).filter((l) => !(leftOut && l.skill === opts.skill && !l.file && !l.conflict));
+  const index = checkpointsIndex(opts.root);
+  const leftOut = outsideAsked(checkpointsOutside(opts.root, index), opts.skill);
+  const loaded = withConflicts(opts.root, loadRemembered(opts.root, opts.now, opts.skill), opts.skill, index).filter((l) => !(leftOut && l.skill === opts.skill && !l.file && !l.conflict));
   // A file whose only errors are hand-written slips is checked as status, next and resume read it.
   const readOnes = loaded.flatMap((l) => readable(l)?.checkpoint ?? []);
   // Skills whose file stamps updated_at without its zone: read as UTC, the save may be hours later.

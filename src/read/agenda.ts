@@ -13,7 +13,7 @@ import { isNormalAbsolute } from '../store/safe-fs.js';
 import { isCheckpointError } from '../errors.js';
 import { landedKey, rememberedLanded, rememberLanded, type Asking, type LandedAnswer } from './landed-memo.js';
 import { skillLabel } from '../store/skill-name.js';
-import { checkpointsOutside } from '../store/index-conflicts.js';
+import { checkpointsIndex, checkpointsOutside } from '../store/index-conflicts.js';
 import { outsideAsked, type OutsideCheckpoints } from '../store/sparse-checkout.js';
 import { MAX_FIX_FLAGS, repairPlan, type RepairNote } from '../protocol/repairable.js';
 import { needsResolve, repairReason } from './repair.js';
@@ -67,7 +67,9 @@ export interface Agenda {
 export async function buildAgenda(opts: { root: string; now: Date; engine?: 'auto' | EngineName; skill?: string; stamped?: Date }): Promise<Agenda> {
   // git's index says which are mid-merge: such a file is named, never ranked or read as state.
   const stamped = opts.stamped;
-  const asRead = withConflicts(opts.root, loadRemembered(opts.root, opts.now, opts.skill), opts.skill);
+  // One scan of git's index under .checkpoints/ answers both: the merges left unfinished, the files a sparse checkout leaves out.
+  const index = checkpointsIndex(opts.root);
+  const asRead = withConflicts(opts.root, loadRemembered(opts.root, opts.now, opts.skill), opts.skill, index);
   const loaded = stamped ? asRead.map((l) => asStamped(l, stamped, opts.now)) : asRead;
   // A file whose only errors are hand-written slips is read as written (validate still fails it).
   const repairs = new Map<string, RepairNote[]>();
@@ -117,7 +119,7 @@ export async function buildAgenda(opts: { root: string; now: Date; engine?: 'aut
     };
   });
   const shallow = landed.head?.shallow ?? false;
-  const outside = outsideAsked(checkpointsOutside(opts.root), opts.skill);
+  const outside = outsideAsked(checkpointsOutside(opts.root, index), opts.skill);
   // Not read here, so not "no checkpoint" either: the agenda's `outside` names it.
   const broken = loaded.filter((l) => !l.checkpoint && !repairs.has(l.skill) && !(outside && l.skill === opts.skill && !l.file && !l.conflict));
   return { items, broken, shallow, historyError, outside };

@@ -4,7 +4,8 @@ import { lstatSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
 import { CheckpointError, isCheckpointError } from '../errors.js';
 import { CONFLICT_REASON } from '../protocol/json.js';
-import { conflictedCheckpoints, conflictReport, type ConflictCode } from '../store/index-conflicts.js';
+import { checkpointsIndex, conflictedCheckpoints, conflictReport, type ConflictCode } from '../store/index-conflicts.js';
+import type { IndexUnder } from '../git/unmerged.js';
 import { validateCheckpoint, type ValidationResult } from '../protocol/validate.js';
 import type { Checkpoint, JsonObject } from '../protocol/types.js';
 import { checkpointPath, checkpointsDir, display, listCheckpointFiles, readCheckpointFile, type CheckpointFile } from '../store/checkpoints.js';
@@ -67,8 +68,8 @@ export function loadRemembered(root: string, now: Date, skill?: string): Loaded[
  * modify/delete conflict's changed version, a file settled by hand but not yet staged) is not
  * read as a checkpoint; and one removed from the work tree mid-merge is added, never passed over.
  */
-export function withConflicts(root: string, loaded: Loaded[], only?: string): Loaded[] {
-  const conflicts = conflictedCheckpoints(root);
+export function withConflicts(root: string, loaded: Loaded[], only?: string, index: IndexUnder | null = checkpointsIndex(root)): Loaded[] {
+  const conflicts = conflictedCheckpoints(root, index);
   if (only !== undefined) for (const skill of conflicts.keys()) if (skill !== only) conflicts.delete(skill);
   if (conflicts.size === 0) return loaded;
   const marked = loaded.map((l): Loaded => {

@@ -35,8 +35,8 @@ export function conflictCode(stages: StageMask): ConflictCode {
  * conflict's code; empty outside a repository, and when the index cannot be read (git itself
  * then refuses the merge: other commands name the damage).
  */
-export function conflictedCheckpoints(root: string): Map<string, ConflictCode> {
-  return conflictedIn(checkpointsIndex(root)?.unmerged ?? null);
+export function conflictedCheckpoints(root: string, index: IndexUnder | null = checkpointsIndex(root)): Map<string, ConflictCode> {
+  return conflictedIn(index?.unmerged ?? null);
 }
 
 /**
@@ -55,8 +55,8 @@ export function checkpointsIndex(root: string): IndexUnder | null {
 }
 
 /** The checkpoints git holds that this sparse checkout leaves out (sparse-checkout.ts); null when none. */
-export function checkpointsOutside(root: string): OutsideCheckpoints | null {
-  return outsideCheckpoints(root, checkpointsIndex(root)?.skipped);
+export function checkpointsOutside(root: string, index: IndexUnder | null = checkpointsIndex(root)): OutsideCheckpoints | null {
+  return outsideCheckpoints(root, index?.skipped);
 }
 
 /** refuseOutsideCheckout with the index read here: before a write makes .checkpoints/ or anything in it. */
