@@ -6,7 +6,7 @@ import type { CommitInfo, GitHistory } from '../git/types.js';
 import { filesAt, folderOf } from './net-change.js';
 import { sameTexts } from './whitespace.js';
 import { repoKey } from '../git/commit-cache.js';
-import { cacheDir, readCacheJson, writeCacheJson } from '../git/cache-files.js';
+import { KeptAnswers } from '../git/cache-files.js';
 import type { Evidence } from './evidence.js';
 import type { Finding } from './types.js';
 
@@ -36,8 +36,7 @@ export async function cosmeticChanges(root: string, history: GitHistory, asks: r
   }
   // A commit's edit is what it is for good: answers are kept (.git/checkpoint), so a warm doctor
   // reads no blob. Not for an engine asked for by name (`keep` false): that one is exercised.
-  const commonDir = repoKey(root)?.commonDir;
-  const kept = keptAnswers(commonDir);
+  const kept = KeptAnswers.read(repoKey(root)?.commonDir, COSMETIC_FILE, MAX_KEPT, (v): v is boolean => typeof v === 'boolean', (k) => /^[0-9a-f]{40,64} ./.test(k));
   const known = new Set<string>();
   const unknown = asks.filter((a) => {
     const k = keptKey(a.commit.sha, a.path);
@@ -46,11 +45,8 @@ export async function cosmeticChanges(root: string, history: GitHistory, asks: r
     return answer === undefined;
   });
   const fresh = await askedNow(root, history, unknown);
-  if (unknown.length && commonDir !== undefined) {
-    for (const a of unknown) kept.set(keptKey(a.commit.sha, a.path), fresh.has(key(a.commit.sha, a.path)));
-    const into = cacheDir(commonDir, '', true);
-    if (into) writeCacheJson(into, COSMETIC_FILE, Object.fromEntries([...kept].slice(-MAX_KEPT)));
-  }
+  for (const a of unknown) kept.set(keptKey(a.commit.sha, a.path), fresh.has(key(a.commit.sha, a.path)));
+  kept.save();
   for (const k of fresh) known.add(k);
   return known.size ? (sha, path) => known.has(key(sha, path)) : NOTHING_COSMETIC;
 }
@@ -61,12 +57,6 @@ const COSMETIC_FILE = 'cosmetic-edits.json';
 const MAX_KEPT = 2000;
 const keptKey = (sha: string, path: string) => `${sha} ${path}`;
 
-function keptAnswers(commonDir: string | undefined): Map<string, boolean> {
-  const dir = commonDir === undefined ? null : cacheDir(commonDir);
-  const file = dir ? readCacheJson(`${dir}/${COSMETIC_FILE}`) : undefined;
-  if (file === null || typeof file !== 'object' || Array.isArray(file)) return new Map();
-  return new Map(Object.entries(file as Record<string, unknown>).filter((e): e is [string, boolean] => typeof e[1] === 'boolean' && /^[0-9a-f]{40,64} ./.test(e[0])));
-}
 
 /** The cosmetic ones of `asks`, read from the repository (cosmeticChanges without the kept answers). */
 async function askedNow(root: string, history: GitHistory, asks: readonly { commit: Pick<CommitInfo, 'sha' | 'parents'>; path: string }[]): Promise<Set<string>> {

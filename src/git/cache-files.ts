@@ -152,12 +152,12 @@ export class KeptAnswers<T> {
     this.kept = kept;
   }
 
-  /** The answers kept in `<commonDir>/checkpoint/<name>`; an entry whose value fails `valid` is dropped, a file that is not an object is none. */
-  static read<T>(commonDir: string | undefined, name: string, max: number, valid: (value: unknown) => value is T): KeptAnswers<T> {
+  /** The answers kept in `<commonDir>/checkpoint/<name>`; an entry whose value fails `valid` (or key, `validKey`) is dropped, a file that is not an object is none. */
+  static read<T>(commonDir: string | undefined, name: string, max: number, valid: (value: unknown) => value is T, validKey: (key: string) => boolean = () => true): KeptAnswers<T> {
     const dir = commonDir === undefined ? null : cacheDir(commonDir);
     const file = dir ? readCacheJson(join(dir, name)) : undefined;
     const entries = file !== null && typeof file === 'object' && !Array.isArray(file) ? Object.entries(file as Record<string, unknown>) : [];
-    return new KeptAnswers(commonDir, name, max, new Map(entries.filter((e): e is [string, T] => valid(e[1]))));
+    return new KeptAnswers(commonDir, name, max, new Map(entries.filter((e): e is [string, T] => valid(e[1]) && validKey(e[0]))));
   }
 
   /** The kept answer for `key`, marked used (last in the order the cut keeps: a Map keeps insertion order). */
