@@ -331,8 +331,10 @@ export function mergeQueue(
   // items around a run). Where they do not, the conflict is the whole queue: its sides are
   // then the sides themselves, which merge again to the same. So too where an action of a
   // run stands elsewhere as well (entangled): one side taken would then hold it twice, or
-  // lose it where the other side's copy was dropped as a pop.
-  const whole = merged.some(isConflict) && (entangled(merged, dropped) || !cutsHoldSides(merged, ours, theirs) || !stable(base, ours, theirs, done));
+  // lose it where the other side's copy was dropped as a pop. The markers carry no side's save
+  // time, so resolve merges them again with the sides tied: the test holds in every order the
+  // blocks can take, else a conflict named here would be named elsewhere there.
+  const whole = merged.some(isConflict) && (!cutsCleanly(merged, dropped, ours, theirs) || !cutsCleanlyInEveryOrder(base, ours, theirs, order, done) || !stable(base, ours, theirs, done));
   const pieces = whole ? [{ base: [...base], ours: [...ours], theirs: [...theirs] }] : merged;
   // A side taken of the whole queue settles the runs the sides contest, no more: what the merge
   // settled around them (pops, actions done, appends) stays (red team rt51a 11: --theirs brought
@@ -377,6 +379,22 @@ function entangled(pieces: readonly Piece[], dropped: ReadonlySet<string>): bool
     }
   });
   return clash;
+}
+
+/** Whether the conflicting runs can be taken apart from the rest: no action of one stands elsewhere, and each side taken holds every action as often as the sides do. */
+function cutsCleanly(pieces: readonly Piece[], dropped: ReadonlySet<string>, ours: readonly JsonValue[], theirs: readonly JsonValue[]): boolean {
+  return !pieces.some(isConflict) || (!entangled(pieces, dropped) && cutsHoldSides(pieces, ours, theirs));
+}
+
+/** cutsCleanly for the merge in each order other than `tried` (where the order decided nothing, every order gives that one merge). */
+function cutsCleanlyInEveryOrder(base: readonly JsonValue[], ours: readonly JsonValue[], theirs: readonly JsonValue[], tried: Order, done?: SidesDone): boolean {
+  for (const order of ORDERS) {
+    if (order === tried) continue;
+    const { pieces, dropped, ordered } = mergePieces(base, ours, theirs, order, done);
+    if (!ordered) return true;
+    if (!cutsCleanly(pieces, dropped, ours, theirs)) return false;
+  }
+  return true;
 }
 
 /**
