@@ -192,13 +192,27 @@ describe('resume --context', () => {
     expect((await runCli(dir, ['resume', 'api', '--context'])).stdout).not.toMatch(/Other capsules/);
   });
 
+  it('without a skill, a capsule dated years ahead (a clock or a clone) is not the last paused: it is named, and shown when asked for (stop 61)', async () => {
+    const dir = project('api', 'web');
+    await pause(dir, 'api', context({ goal: 'api goal' }));
+    await pause(dir, 'web', context({ goal: 'web goal' }));
+    const doc = JSON.parse(read(dir, cpPath('api')));
+    doc.capsule.mechanical.at = doc.capsule.origin.saved_at = '2099-01-01T00:00:00Z';
+    write(dir, cpPath('api'), `${JSON.stringify(doc, null, 2)}\n`);
+    const r = await runCli(dir, ['resume', '--context']);
+    expect(r.code).toBe(0);
+    expect(r.stdout).toMatch(/^RECOVERY CAPSULE: web[\s\S]*goal: +web goal/);
+    expect(r.stderr).toContain('the capsule of api is dated more than a day ahead of this clock, so it is not taken as the last paused (checkpoint resume api --context shows it)');
+    expect((await runCli(dir, ['resume', 'api', '--context'])).stdout).toMatch(/^RECOVERY CAPSULE: api[\s\S]*goal: +api goal/);
+  });
+
   it('without a skill, a capsule that cannot be shown is skipped and named, the newest one that can is shown; named, it is still refused (red team, 12-07)', async () => {
     const dir = project('api', 'web');
     await pause(dir, 'web', context({ goal: 'web goal' }));
     await pause(dir, 'api', context({ goal: 'api goal' }));
     const doc = JSON.parse(read(dir, cpPath('api')));
     doc.capsule.context.constraints = 'no deps'; // a hand edit
-    doc.capsule.mechanical.at = doc.capsule.origin.saved_at = '2999-01-01T00:00:00Z';
+    doc.capsule.mechanical.at = doc.capsule.origin.saved_at = new Date(Date.now() + 3600_000).toISOString();
     write(dir, cpPath('api'), `${JSON.stringify(doc, null, 2)}\n`);
     const r = await runCli(dir, ['resume', '--context']);
     expect(r.code, r.stderr).toBe(0);

@@ -6,6 +6,7 @@
 import { CheckpointError, isCheckpointError } from '../../errors.js';
 import { EXIT_ASK_USER, fittedJson } from './resume.js';
 import { closest } from '../../protocol/field-slip.js';
+import { MAX_FUTURE_SKEW_MS } from '../../protocol/validate.js';
 import { foreignCapsuleKeys, lastPausedAt, ownCapsule, topLevelClaims, validateCapsule } from '../../protocol/capsule.js';
 import { NOT_RECORDED, onlyPlaceholders } from '../../protocol/capsule-placeholder.js';
 import { type Capsule, type Checkpoint, type JsonValue } from '../../protocol/types.js';
@@ -49,9 +50,13 @@ interface Found {
  * counts, so the capsule the PreCompact hook just refreshed is the compacted session's; equal
  * times by skill name); unreadable files are skipped (and named), and so are those git's index
  * holds unmerged, the file in the work tree or not: a side of an unfinished merge is not the state to recover.
+ * A capsule dated further ahead of `now` than validate's future skew (a clock years ahead, a
+ * typo, a hostile clone's 2099) ranks as undated, named in `ahead`: else it would be "the
+ * last paused" in every session to come.
  */
-function byRecency(root: string): { saved: Found[]; skipped: Skipped[] } {
+function byRecency(root: string, now: Date): { saved: Found[]; skipped: Skipped[]; ahead: string[] } {
   const saved: { found: Found; at: number }[] = [];
+  const ahead: string[] = [];
   const skipped: Skipped[] = [];
   const conflicts = conflictedCheckpoints(root);
   const skills = listSkills(root);
@@ -71,10 +76,12 @@ function byRecency(root: string): { saved: Found[]; skipped: Skipped[] } {
     }
     const capsule = file ? capsuleOf(file.value) : undefined;
     if (!file || capsule === undefined) continue;
-    saved.push({ found: { skill, file, capsule }, at: lastPausedAt(capsule) });
+    const at = lastPausedAt(capsule);
+    if (at - now.getTime() > MAX_FUTURE_SKEW_MS) ahead.push(skill);
+    saved.push({ found: { skill, file, capsule }, at: at - now.getTime() > MAX_FUTURE_SKEW_MS ? -Infinity : at });
   }
   // Stable: equal times keep the skills' order.
-  return { saved: saved.sort((a, b) => (a.at === b.at ? 0 : a.at > b.at ? -1 : 1)).map((s) => s.found), skipped };
+  return { saved: saved.sort((a, b) => (a.at === b.at ? 0 : a.at > b.at ? -1 : 1)).map((s) => s.found), skipped, ahead };
 }
 
 /**
@@ -147,7 +154,9 @@ export async function run(args: ParsedArgs, ctx: Context): Promise<number> {
     else return none(ctx, skill, `no recovery capsule saved for "${skill}" (save one with checkpoint pause ${skill} --context ...)`, budget);
   } else {
     let saved: Found[];
-    ({ saved, skipped } = byRecency(root));
+    let ahead: string[];
+    ({ saved, skipped, ahead } = byRecency(root, ctx.now));
+    for (const s of ahead) ctx.out.err(`checkpoint: note: the capsule of ${s} is dated more than a day ahead of this clock, so it is not taken as the last paused (checkpoint resume ${s} --context shows it)`);
     // The newest capsule that can be shown; when none can, the newest one's refusal (below).
     const judged = saved.map((f) => ({ f, refused: refusal(f) }));
     found = (judged.find((j) => j.refused === null) ?? judged[0])?.f ?? null;
