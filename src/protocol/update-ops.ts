@@ -236,6 +236,7 @@ export function applyUpdateOps(
     const asText = () => opts.onTextOverTyped?.({ path: pathText(given.path), was: valueText(current!, [...at, slot]), text: given.value as string });
     const op = given.mode === 'set' ? keepingType(current, given, () => opts.keepsType?.([...at, slot]) ?? true, asText) : given;
     let next: JsonValue;
+    if (given.path.length === 1 && typeof op.value === 'string' && (current === undefined || Array.isArray(current))) refuseTextAsRecord(op, current);
     if (op.mode === 'append') {
       if (current !== undefined && !Array.isArray(current)) throw notAList(op, current, valueText(current, [...at, slot]));
       const list = current ?? [];
@@ -400,6 +401,32 @@ function refuseListDropped(op: UpdateOp, current: JsonValue | undefined): void {
   // Typed as the entries are: "104" added to a list of numbers is 104, not text.
   const entry = op.plain === true && typeof found.v === 'string' ? typedLike(found.list, found.v) : found.v;
   throw usage(op.given, `${at} ${what}`, `to add an entry: ${appendOp(spell, at, entry, op.plain === true && typeof entry === 'string')}; to replace the whole list: ${replace('[...]')}; the checkpoint was not changed`);
+}
+
+/**
+ * The protocol lists whose entries are records with one text of their own: an entry's id prefix,
+ * the key its words go under and the other keys it needs (as a new entry of its own kind holds them).
+ */
+const RECORD_LISTS: Readonly<Record<string, { idPrefix: string; textKey: string; rest: JsonObject }>> = {
+  blockers: { idPrefix: 'b', textKey: 'description', rest: {} },
+  progress_table: { idPrefix: 'row', textKey: 'label', rest: { status: 'not_started' } },
+};
+
+/**
+ * Text given for a list of records (`--blockers+='waiting on review'`): refused with the record
+ * to add instead, its words in it, under the next free id (the validation refusal it would
+ * otherwise meet, "each blocker must be an object", says nothing of the shape).
+ */
+function refuseTextAsRecord(op: UpdateOp, current: readonly JsonValue[] | undefined): void {
+  const field = op.path[0]!;
+  const kind = Object.hasOwn(RECORD_LISTS, field) ? RECORD_LISTS[field] : undefined;
+  if (!kind || !(op.plain === true || op.spelling.caller === 'mcp')) return;
+  const taken = new Set((current ?? []).map((e) => (isPlainObject(e) ? String(e.id) : '')));
+  let n = (current?.length ?? 0) + 1;
+  while (taken.has(`${kind.idPrefix}${n}`)) n++;
+  const record = JSON.stringify({ id: `${kind.idPrefix}${n}`, [kind.textKey]: op.value, ...kind.rest });
+  const add = op.spelling.caller === 'cli' && record.length > 200 ? `--${field}+:json='{"id": "${kind.idPrefix}${n}", "${kind.textKey}": "…"}'` : op.spelling.op(field, 'append', record);
+  throw usage(op.given, `each entry of ${field} is a record (${['id', kind.textKey, ...Object.keys(kind.rest)].join(', ')}), not a text`, `add one: ${add}; the checkpoint was not changed`, op.spelling);
 }
 
 /** `text` as the JSON number or boolean it spells when every entry of `list` is one (a list of PR numbers), else the text. */

@@ -148,6 +148,19 @@ describe('applying', () => {
     expect(apply(doc(), '--skill_state.merged_prs.0=100').skill_state).toMatchObject({ merged_prs: [100, 102, 103] });
   });
 
+  it('refuses text for a list of records (blockers, progress_table), naming the record to add with the words in it under the next free id (stop 61)', () => {
+    const blockers = [{ id: 'b2', description: 'CI red', needs: 'code_fix' }, 'a hand-written one'];
+    for (const flag of ['--blockers+=waiting on review', '--blockers=waiting on review']) {
+      const e = usageError(() => apply({ blockers }, flag));
+      expect(e.message).toBe(`${flag}: each entry of blockers is a record (id, description), not a text`);
+      expect(e.hint).toBe(`add one: '--blockers+:json={"id":"b3","description":"waiting on review"}'; the checkpoint was not changed`);
+    }
+    expect(usageError(() => apply({}, "--progress_table+=it's sprint 2")).hint).toBe(`add one: '--progress_table+:json={"id":"row1","label":"it'\\''s sprint 2","status":"not_started"}'; the checkpoint was not changed`);
+    // The record it names is taken as given; JSON typed on purpose is validation's to judge.
+    expect(apply({ blockers }, '--blockers+:json={"id":"b3","description":"waiting on review"}').blockers).toEqual([...blockers, { id: 'b3', description: 'waiting on review' }]);
+    expect(apply({}, '--blockers+:json="x"')).toEqual({ blockers: ['x'] });
+  });
+
   it('appends, creating the array when missing', () => {
     expect(apply({}, '--l+=a', '--l+=b', '--l+:json={"c":1}', '--l+:json=[2]')).toEqual({ l: ['a', 'b', { c: 1 }, [2]] });
   });
