@@ -7,7 +7,7 @@
 import schema from './schema.json' with { type: 'json' };
 import { ShapeChecker, type Shape } from './shape-check.js';
 import { isJsonObject } from './identity.js';
-import { isIsoInstant } from './instant.js';
+import { hasNoZone, instantMs, isIsoInstant } from './instant.js';
 import { CAPSULE_FIELDS, type Capsule, type CapsuleContext, type JsonObject, type JsonValue } from './types.js';
 
 export { CAPSULE_FIELDS };
@@ -64,7 +64,9 @@ export function validateCapsule(capsule: unknown): CapsuleProblem[] {
 export function lastPausedAt(capsule: unknown): number {
   const at = (part: unknown, key: string): number => {
     const v = isJsonObject(part as JsonValue) ? (part as JsonObject)[key] : undefined;
-    return isIsoInstant(v) ? Date.parse(v) : -Infinity;
+    // A time written without its zone (Python's utcnow().isoformat()) as UTC, as every reader takes it.
+    const ms = isIsoInstant(v) ? Date.parse(v) : typeof v === 'string' && hasNoZone(v) ? instantMs(v) : NaN;
+    return Number.isNaN(ms) ? -Infinity : ms;
   };
   if (!isJsonObject(capsule as JsonValue)) return -Infinity;
   const c = capsule as JsonObject;

@@ -413,6 +413,17 @@ function withRetyped(doc: Obj, typed: readonly Retyped[]): Obj {
   return out;
 }
 
+/** Unix times in seconds and in milliseconds from 2001-09-09 (1e9 s) to 2286 (1e10 s): what `time.time()` and `Date.now()` write. */
+const UNIX_SECONDS = [1e9, 1e10] as const;
+
+/** A time written as a Unix time (1795000000, or Date.now()'s ms) as the instant it counts to; null for any other number. */
+function unixTimeSlip(v: number, path: string): { problem: string; instant: string } | null {
+  const unit = v >= UNIX_SECONDS[0] && v < UNIX_SECONDS[1] ? 'seconds' : v >= UNIX_SECONDS[0] * 1000 && v < UNIX_SECONDS[1] * 1000 ? 'milliseconds' : null;
+  if (unit === null) return null;
+  const instant = new Date(unit === 'seconds' ? v * 1000 : v).toISOString().replace('.000Z', 'Z');
+  return { problem: `${path} ${v} is a Unix time in ${unit}, not an instant (read as ${instant})`, instant };
+}
+
 /** The protocol's logs whose entries are timed by `at`: a hand-kept one often dates them by day. */
 const DATED_LOGS = ['recently_done', 'eval_scores'] as const;
 /** A date, then maybe a time after a T or a space, then maybe a zone: the ways people write an instant. */
@@ -425,6 +436,7 @@ const LOOSE_INSTANT = /^(\d{4}-\d{2}-\d{2})(?:([Tt ])(\d{2}:\d{2})(:\d{2}(?:\.\d
  * does not exist, prose): that needs repair. `day`: the date, for a day written alone.
  */
 function instantSlip(v: unknown, path: string): { problem: string; instant: string; day?: string } | null {
+  if (typeof v === 'number') return unixTimeSlip(v, path);
   if (typeof v !== 'string' || isIsoInstant(v)) return null;
   const m = LOOSE_INSTANT.exec(v);
   if (!m || (m[3] === undefined && m[5] !== undefined)) return null;

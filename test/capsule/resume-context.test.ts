@@ -254,6 +254,34 @@ describe('resume --context', () => {
     }
   });
 
+  it('a status written by hand as an ended one ("Done", "failed ", "complete (PR 12)") asks the user too, as status reads it (red team 62b, 04)', async () => {
+    const dir = project('api');
+    await pause(dir, 'api');
+    for (const [written, meant] of [['Done', 'complete'], ['failed ', 'failed'], ['complete (shipped in PR 12)', 'complete']] as const) {
+      const doc = JSON.parse(read(dir, cpPath('api')));
+      write(dir, cpPath('api'), `${JSON.stringify({ ...doc, status: written }, null, 2)}\n`);
+      const r = await runCli(dir, ['resume', '--context']);
+      expect(r.code, r.stderr).toBe(0);
+      expect(r.stdout.split('\n')[2], written).toMatch(new RegExp(`^STATUS NOW: ${meant}\\. ASK THE USER`));
+      expect(JSON.parse((await runCli(dir, ['resume', 'api', '--context', '--json'])).stdout)).toMatchObject({ status_now: written, ask_user: true });
+    }
+  });
+
+  it('without a skill, a capsule whose saved_at has no zone (Python\'s utcnow().isoformat()) is dated as UTC, as its reader dates it (red team 62b, 07)', async () => {
+    const dir = project('old', 'new');
+    await pause(dir, 'old', context({ goal: 'old goal' }));
+    await pause(dir, 'new', context({ goal: 'new goal' }));
+    const doc = JSON.parse(read(dir, cpPath('new')));
+    const at = new Date(Date.now() + 60_000).toISOString().replace('Z', '');
+    doc.capsule.origin.saved_at = at;
+    doc.capsule.mechanical.at = '2020-01-01T00:00:00Z';
+    const old = JSON.parse(read(dir, cpPath('old')));
+    old.capsule.origin.saved_at = old.capsule.mechanical.at = new Date(Date.now() - 60_000).toISOString();
+    write(dir, cpPath('new'), `${JSON.stringify(doc, null, 2)}\n`);
+    write(dir, cpPath('old'), `${JSON.stringify(old, null, 2)}\n`);
+    expect((await runCli(dir, ['resume', '--context'])).stdout).toMatch(/^RECOVERY CAPSULE: new[\s\S]*goal: +new goal/);
+  });
+
   it('a missing capsule (or checkpoint) says so and exits 0', async () => {
     const dir = project('api');
     const r = await runCli(dir, ['resume', 'api', '--context']);

@@ -197,6 +197,16 @@ describe('readableView', () => {
     for (const at of ['2026-09-14 25:00', '2026-02-30 10:00', '2026-09-14Z', '2026-09-14 9:12', '14.09.2026 09:12', '2026-09-14T09:12Z junk']) expect(view(doc({ updated_at: at })), at).toBeNull();
   });
 
+  it('a Unix time (time.time()\'s seconds, Date.now()\'s ms) reads as the instant it counts to; other numbers need repair (red team 62b, 08)', () => {
+    const r = view(doc({ updated_at: 1795000000, recently_done: [{ at: 1795000000123, action: 'a' }] }))!;
+    expect(r.meaning).toMatchObject({ updated_at: '2026-11-18T11:06:40Z', recently_done: [{ at: '2026-11-18T11:06:40.123Z', action: 'a' }] });
+    expect(r.notes.map((n) => [n.path, n.problem, n.fix, n.byHand])).toEqual([
+      ['updated_at', 'updated_at 1795000000 is a Unix time in seconds, not an instant (read as 2026-11-18T11:06:40Z)', null, 'write updated_at as "2026-11-18T11:06:40Z" (any `checkpoint update` stamps it anew)'],
+      ['recently_done[0].at', 'recently_done[0].at 1795000000123 is a Unix time in milliseconds, not an instant (read as 2026-11-18T11:06:40.123Z)', '--recently_done.0.at=2026-11-18T11:06:40.123Z', undefined],
+    ]);
+    for (const at of [20261118, 1.5, -1795000000, 99999999999]) expect(view(doc({ updated_at: at })), String(at)).toBeNull();
+  });
+
   it('reads every loosely written time as the instant its parts name, in UTC when no zone is given', () => {
     const two = (n: number) => String(n).padStart(2, '0');
     fc.assert(fc.property(

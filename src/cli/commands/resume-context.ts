@@ -10,7 +10,8 @@ import { MAX_FUTURE_SKEW_MS } from '../../protocol/validate.js';
 import { foreignCapsuleKeys, lastPausedAt, ownCapsule, topLevelClaims, validateCapsule } from '../../protocol/capsule.js';
 import { NOT_RECORDED, onlyPlaceholders } from '../../protocol/capsule-placeholder.js';
 import { type Capsule, type Checkpoint, type JsonValue } from '../../protocol/types.js';
-import { readActionText } from '../../protocol/repairable.js';
+import { readActionText, suggestEnum } from '../../protocol/repairable.js';
+import { CHECKPOINT_STATUSES } from '../../protocol/shapes.generated.js';
 import { blockerClosed, waitsOnUser } from '../../protocol/priority.js';
 import { blockersAsRead } from '../../protocol/blocker-ids.js';
 import { byteLimit, charLimit, printBudgeted, type Block, type Budget } from '../render/budget.js';
@@ -344,7 +345,9 @@ const negate = (b: boolean | null) => (b === null ? null : !b);
 /** The live checkpoint's status when the work it tracks has ended (failed, complete): a capsule's next step is then the user's to decide. */
 function endedStatus(state: JsonValue): 'failed' | 'complete' | null {
   const status = isObj(state) ? (state as { status?: unknown }).status : undefined;
-  return status === 'failed' || status === 'complete' ? status : null;
+  // As status and plain resume read it: "Done", "failed " or "complete (PR 12)" ended the work too.
+  const meant = typeof status === 'string' ? (suggestEnum(status, CHECKPOINT_STATUSES) ?? status) : status;
+  return meant === 'failed' || meant === 'complete' ? meant : null;
 }
 
 /** What the capsule's reader is told when the work ended since it was saved. */

@@ -284,7 +284,7 @@ function orient(item: AgendaItem, now: Date, ask: boolean, files: readonly Liste
     {
       name: 'last session and status',
       tier: 0,
-      head: [`Last session: ${relativeTime(cp.updated_at, now)} (${q(cp.updated_at)})${item.stale ? ' ⚠ stale' : ''}`, `Status: ${q(cp.status)}`],
+      head: [`Last session: ${relativeTime(item.meant.updated_at, now)} (${q(cp.updated_at)})${item.stale ? ' ⚠ stale' : ''}`, `Status: ${q(cp.status)}`],
     },
     { name: 'summary', tier: 3, head: [`Summary: ${cp.progress_summary.trim() ? q(cp.progress_summary) : '(none written)'}`] },
     { name: 'progress', tier: 3, head: [`Progress: ${progress(item.meant)}`] },

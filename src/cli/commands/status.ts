@@ -93,7 +93,8 @@ export async function run(args: ParsedArgs, ctx: Context): Promise<number> {
     lines.push(c.dim(`${padDisplay('skill', w)}  ${padDisplay('status', sw)}  ${padDisplay('phase / step', pw)}  updated`));
     for (const { i, status, step, sw: sw1, pw: pw1 } of rows) {
       const cp = i.checkpoint;
-      const age = relativeTime(cp.updated_at, ctx.now) + (i.stale ? c.yellow(` ⚠ stale (${Math.floor(ageDays(cp, ctx.now))}d)`) : '');
+      // Dated as read (a Unix time or a day as its instant), the same instant staleness was judged by.
+      const age = relativeTime(i.meant.updated_at, ctx.now) + (i.stale ? c.yellow(` ⚠ stale (${Math.floor(ageDays(i.meant, ctx.now))}d)`) : '');
       lines.push(`${padDisplay(i.skill, w)}  ${pad(status, sw1, sw)}  ${pad(step, pw1, pw)}  ${age}`);
       const pm = pmLine(cp);
       if (pm) lines.push(c.dim(`${''.padEnd(w)}  ${fitDisplay(q(pm), 2 * MAX_CELL_WIDTH)}`));
