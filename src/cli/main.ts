@@ -35,6 +35,16 @@ async function yargsPath(argv: string[]): Promise<number> {
   return runYargs(argv, VERSION);
 }
 
+/** `completion --help`: its own usage (yargs' completion command has none to print). */
+const COMPLETION_HELP = `checkpoint completion [bash|zsh]
+
+print a shell completion script for both names (checkpoint, checkpoint-protocol); without a shell
+named, for the one $SHELL runs
+
+Examples:
+  checkpoint-protocol completion bash >> ~/.bashrc
+  checkpoint-protocol completion zsh >> ~/.zshrc`;
+
 /**
  * Runs one command line and returns its exit code. `write` receives the command's output
  * (default: this process's stdout and stderr); the test suite passes its own to run commands
@@ -62,8 +72,10 @@ export async function main(argv: string[], env: NodeJS.ProcessEnv = process.env,
       for (let i = 0; i < rest.length; i++) {
         const a = rest[i]!;
         if (a === '-C' || a === '--dir') i++;
-        else if (a === '--help' || a === '-h') return yargsPath(['--help']);
-        else if (!a.startsWith('-')) words.push(a);
+        else if (a === '--help' || a === '-h') {
+          out.out(COMPLETION_HELP);
+          return 0;
+        } else if (!a.startsWith('-')) words.push(a);
         else if (!(a.startsWith('--dir=') || /^-C./.test(a) || a === '--json' || a === '--color' || a === '--no-color')) {
           throw new CheckpointError('E_USAGE', `checkpoint completion: unknown option '${a}'`, { hint: 'usage: checkpoint completion [bash|zsh]' });
         }

@@ -276,7 +276,7 @@ export const COMMANDS: CommandSpec[] = [
       optional: { type: 'boolean', describe: 'never fail (for npm prepare scripts): outside a git repository, or where the install is refused, one warning line and exit 0' },
       local: { type: 'boolean', describe: "register the driver in this clone's config even when your global or system git config has one (this clone's then takes precedence)" },
     },
-    examples: [['checkpoint install-driver', 'after a fresh clone'], ['"prepare": "checkpoint install-driver --optional"', 'in package.json; CHECKPOINT_SKIP_INSTALL=1 skips it in CI']],
+    examples: [['checkpoint install-driver', 'after a fresh clone'], ['"prepare": "checkpoint-protocol install-driver --optional"', "in package.json (the package's own bin name: another tool's checkpoint is never run); CHECKPOINT_SKIP_INSTALL=1 skips it in CI"]],
     load: () => import('./commands/install-driver.js'),
   },
   {

@@ -86,6 +86,16 @@ describe('shell completion', () => {
     }
   });
 
+  it('completion --help prints its own usage, not the top-level help (red team 62e, 08)', async () => {
+    for (const flag of ['--help', '-h']) {
+      const r = await runCli(cwd, ['completion', flag]);
+      expect(r.code, r.stderr).toBe(0);
+      expect(r.stdout).toMatch(/^checkpoint completion \[bash\|zsh\]\n/);
+      expect(r.stdout).toContain('checkpoint-protocol completion zsh >> ~/.zshrc');
+      expect(r.stdout).not.toContain('Commands:');
+    }
+  });
+
   it('under zsh, or with `completion zsh`, it prints a zsh script (compdef) for both names, exit 0', async () => {
     for (const [args, shell] of [[['completion'], '/usr/bin/zsh'], [['completion', 'zsh'], '/bin/bash']] as const) {
       const r = await runCli(cwd, [...args], { env: { SHELL: shell, ZSH_NAME: '' } });
