@@ -34,9 +34,13 @@ export class JsonSyntaxError extends Error {
  * would silently turn it into Infinity, which no later write could give back.
  */
 export class JsonNumberRangeError extends JsonSyntaxError {
+  /** What the number is and where, without the advice (a file whose values are settings, not data, advises otherwise). */
+  readonly what: string;
   constructor(text: string, path: readonly (string | number)[], line: number, column: number) {
     const at = path.reduce<string>((base, key) => joinPath(base, key), '') || 'the top level';
-    super(`number ${text} at ${at} is beyond what a JSON number can hold here (it would read as Infinity); write it as a string`, line, column);
+    const what = `number ${text} at ${at} is beyond what a JSON number can hold here (it would read as Infinity)`;
+    super(`${what}; write it as a string`, line, column);
+    this.what = what;
     this.name = 'JsonNumberRangeError';
   }
 }

@@ -104,14 +104,18 @@ export function asReadError(e: unknown): unknown {
   return new CheckpointError(e.code, e.message, { hint: UNPARSED_HINT });
 }
 
-/** `where` names the file in an error message (a function: worked out only when there is one). */
-export function parseCheckpointText(text: string, where: string | (() => string)): { value: JsonValue; format: TextFormat } {
+/**
+ * `where` names the file in an error message (a function: worked out only when there is one).
+ * `tooBig`: what to do about a number past a double's range, where "write it as a string" would
+ * not fit (config.json's settings are numbers).
+ */
+export function parseCheckpointText(text: string, where: string | (() => string), tooBig?: string): { value: JsonValue; format: TextFormat } {
   try {
     return { value: parseJson(text, { texts: false }).value, format: formatOf(text) };
   } catch (e) {
     if (e instanceof JsonSyntaxError) {
       // A number past a double's range is valid JSON: say what it is, not "invalid".
-      const what = e instanceof JsonNumberRangeError || e instanceof JsonUnsafeKeyError ? e.reason : `invalid JSON: ${e.reason}`;
+      const what = e instanceof JsonNumberRangeError ? (tooBig ? `${e.what}; ${tooBig}` : e.reason) : e instanceof JsonUnsafeKeyError ? e.reason : `invalid JSON: ${e.reason}`;
       throw new CheckpointError('E_JSON', `${typeof where === 'string' ? where : where()}:${e.line}:${e.column}: ${what}`, {
         hint: `${UNPARSED_HINT}; ${NOT_CHANGED}`,
       });

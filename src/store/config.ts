@@ -104,7 +104,7 @@ function inspectConfig(root: string): { value: Record<string, unknown> | null; p
   const path = join(checkpointsDir(root), CONFIG_FILE);
   const text = readProjectText(root, path, { maxBytes: MAX_CONFIG_BYTES, sizeHint: 'config.json holds a few settings; see .checkpoints/README.md' });
   if (text === null) return { value: null, problems: [] };
-  const { value } = parseCheckpointText(text, '.checkpoints/config.json');
+  const { value } = parseCheckpointText(text, '.checkpoints/config.json', 'write a number the setting takes (.checkpoints/README.md lists each; walk_days: 0 reads all history)');
   if (!value || typeof value !== 'object' || Array.isArray(value)) return { value: null, problems: [{ key: '(file)', message: 'must be a JSON object' }] };
   const c = value as Record<string, unknown>;
   const problems: ConfigProblem[] = unknownConfigKeys(c).map((k) => ({ key: k, message: `unknown key ${quoted(k)} (known: ${[...KNOWN_CONFIG_KEYS].join(', ')})` }));

@@ -263,6 +263,9 @@ describe('validate', () => {
     expect(v.code).toBe(1);
     expect(v.stdout).toContain('✗ .checkpoints/config.json\n  error   logz: unknown key "logz"');
     expect(v.stdout).toContain('  error   logs[1]: "logs"[1] "a..b" has an empty segment');
+    // Named on the command line, it is judged as the config, never as a checkpoint missing its fields (red team 62e, 08).
+    const named = await runCli(dir, ['validate', '.checkpoints/config.json']);
+    expect([named.code, named.stdout]).toEqual([1, `${v.stdout.slice(v.stdout.indexOf('✗ .checkpoints/config.json')).replace(/\d+\/\d+ valid\n$/, '')}0/1 valid\n`]);
     const d = await runCli(dir, ['doctor', '--fail-on-warnings']);
     expect(d.code).toBe(1);
     expect(d.stdout).toMatch(/^ {2}warning \.checkpoints\/config\.json logz: unknown key "logz"/m);

@@ -549,6 +549,15 @@ describe('pre-push hook', () => {
     expect(pushed.stdout).toContain('warning .checkpoints/config.json walk_days: "walk_days" must be a number of days >= 0 (0: walk all history), not -1; the default 365 is used');
     expect(git(remote, ['rev-parse', 'main']).trim()).toBe(headSha(dir));
   });
+
+  it('a config.json setting past a double\'s range (1e400) is told to be written as the number it means, not as a string (red team 62e, 08)', async () => {
+    const dir = makeRepo();
+    dirs.push(dir);
+    write(dir, '.checkpoints/config.json', '{"walk_days": 1e400}\n');
+    const r = await runCli(dir, ['doctor']);
+    expect(r.stdout).toContain('.checkpoints/config.json:1:15: number 1e400 at walk_days is beyond what a JSON number can hold here (it would read as Infinity); write a number the setting takes (.checkpoints/README.md lists each; walk_days: 0 reads all history)');
+    expect(r.stdout).not.toContain('write it as a string');
+  });
 });
 
 describe.each(ENGINES)('doctor --engine %s: the walk_days bound', (engine) => {

@@ -1,5 +1,5 @@
 import { existsSync } from 'node:fs';
-import { basename, dirname } from 'node:path';
+import { basename, dirname, join } from 'node:path';
 import { checkpointPath, checkpointsDir, display, listCheckpointFiles } from '../../store/checkpoints.js';
 import { isMisnamedCheckpoint, MAX_SKILL_NAME, misnamedReason, SKILL_NAME } from '../../store/skill-name.js';
 import { CHECKPOINTS_DIR } from '../../store/root.js';
@@ -10,7 +10,7 @@ import { readChecked } from '../../read/checked.js';
 import type { Context, ParsedArgs } from '../spec.js';
 import { argPath, rootOf } from './common.js';
 import { ARCHIVE_NAME } from '../../protocol/file-names.js';
-import { configProblems } from '../../store/config.js';
+import { CONFIG_FILE, configProblems } from '../../store/config.js';
 import { block, oneLine } from '../render/output.js';
 import { shownPath } from '../../one-line.js';
 import { projectPathExists } from '../../store/safe-fs.js';
@@ -37,7 +37,9 @@ export async function run(args: ParsedArgs, ctx: Context): Promise<number> {
   const named = args.positionals.length > 0;
   // Read-only: a file unchanged since a run judged it is not read again (store/verdicts.ts).
   const verdicts = Verdicts.open(root);
-  const reports: FileReport[] = paths.map((path) => withNameCheck(root, path, validateOne(root, path, ctx.now, strict, named, verdicts)));
+  // The project config named on the command line is judged as the config it is, as plain validate judges it.
+  const configPath = join(checkpointsDir(root), CONFIG_FILE);
+  const reports: FileReport[] = paths.map((path) => (path === configPath && existsSync(path) ? configReport(root) : withNameCheck(root, path, validateOne(root, path, ctx.now, strict, named, verdicts))));
   verdicts.save();
   if (!named) {
     // Named like a checkpoint but not a skill: no command reads it, so it is a finding here.
@@ -52,8 +54,8 @@ export async function run(args: ParsedArgs, ctx: Context): Promise<number> {
       reports.push({ file, ok: false, errors: [{ level: 'error', path: '(checkout)', message: line! }], warnings: [], advice: [] });
     }
     // The project config steers merge and rotate: a problem in it is a finding like an invalid checkpoint.
-    const problems = configProblems(root);
-    if (problems.length) reports.push({ file: CONFIG_DISPLAY, ok: false, errors: problems.map((p) => ({ level: 'error', path: p.key, message: p.message.replace(`${CONFIG_DISPLAY} `, '').replace(`${CONFIG_DISPLAY}:`, '').trim() })), warnings: [], advice: [] });
+    const config = configReport(root);
+    if (!config.ok) reports.push(config);
   }
   const failed = reports.filter((r) => !r.ok).length;
   if (ctx.json) {
@@ -74,6 +76,12 @@ export async function run(args: ParsedArgs, ctx: Context): Promise<number> {
   if (reports.length > 1 || failed) lines.push(`${reports.length - failed}/${reports.length} valid${strict ? ' (strict)' : ''}`);
   ctx.out.out(block(lines));
   return failed ? 1 : 0;
+}
+
+/** .checkpoints/config.json judged as the project config: each problem an error. */
+function configReport(root: string): FileReport {
+  const problems = configProblems(root);
+  return { file: CONFIG_DISPLAY, ok: !problems.length, errors: problems.map((p) => ({ level: 'error', path: p.key, message: p.message.replace(`${CONFIG_DISPLAY} `, '').replace(`${CONFIG_DISPLAY}:`, '').trim() })), warnings: [], advice: [] };
 }
 
 /**
