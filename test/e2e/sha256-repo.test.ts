@@ -37,6 +37,10 @@ describe('a SHA-256 repository', () => {
     }
     expect(cli(dir, ['validate']).code).toBe(0);
     expect(cli(dir, ['next']).stdout).toContain('→ Write docs (PR 12)');
+    // Not "no queued action names work git shows landed": git could not say (red team 62e, 08).
+    const landed = cli(dir, ['done', 'api', '--landed']);
+    expect(landed.code).toBe(2);
+    expect(landed.stderr).toContain('checkpoint: git history could not be read, so which queued actions of "api" landed is not known; nothing was changed; hint: checkpoint done api records the action checkpoint next names, one at a time');
     const push = gitTry(dir, ['push', 'origin', 'main']);
     expect(push.status, push.stdout + push.stderr).toBe(0);
     expect(push.stderr).toContain('the push is not judged');

@@ -68,8 +68,8 @@ export async function run(args: ParsedArgs, ctx: Context): Promise<number> {
   const onDisk = requireCheckpoint(root, skill, undefined, act).value;
   if (onDisk === null || typeof onDisk !== 'object' || Array.isArray(onDisk)) throw notAnObject(skill);
   const queue = queuedActions(onDisk, skill, ctx.opSpelling?.caller === 'mcp');
-  const landed = await landedNow(root, ctx, skill, queue);
-  const picks = args.options.landed ? landedPicks(queue, landed, skill) : nextPicks(onDisk, queue, landed, skill);
+  const { landed, historyError } = await landedNow(root, ctx, skill, queue);
+  const picks = args.options.landed ? landedPicks(queue, landed, skill, historyError) : nextPicks(onDisk, queue, landed, skill);
   const first = queue[picks[picks.length - 1]!] as NextAction;
   const expected = picks.map((i) => JSON.stringify(queue[i]));
   const why = (i: number) => (markedDone(queue[i]) ? 'marked done in the checkpoint' : `landed: ${landed.get(i) ?? ''}`);
@@ -318,7 +318,7 @@ function queuedActions(value: JsonValue, skill: string, mcp = false): JsonValue[
  * action names a PR or ticket (no history read), the checkpoint is not readable as a whole, or git
  * history cannot be read (said, as next says it).
  */
-async function landedNow(root: string, ctx: Context, skill: string, queue: readonly JsonValue[]): Promise<Map<number, string>> {
+async function landedNow(root: string, ctx: Context, skill: string, queue: readonly JsonValue[]): Promise<{ landed: Map<number, string>; historyError: string | null }> {
   const { buildAgenda } = await import('../../read/agenda.js');
   // Judged as this save leaves the file: one only it makes readable (an epoch updated_at) is
   // otherwise judged by no one, and next, right after, skips what landed.
@@ -327,13 +327,12 @@ async function landedNow(root: string, ctx: Context, skill: string, queue: reado
   if (notice) ctx.out.err(notice);
   const item = agenda.items.find((i) => i.skill === skill);
   const out = new Map<number, string>();
-  if (item === undefined) return out;
   queue.forEach((a, i) => {
     const text = nextText(a);
-    const evidence = text === undefined ? null : item.landed(text);
+    const evidence = text === undefined || item === undefined ? null : item.landed(text);
     if (evidence !== null) out.set(i, evidence);
   });
-  return out;
+  return { landed: out, historyError: agenda.historyError };
 }
 
 /** Marked done with words to record (a `{"done": true}` without text is for pickable() to name). */
@@ -353,8 +352,14 @@ function nextPicks(doc: JsonValue, queue: readonly JsonValue[], landed: Readonly
 }
 
 /** --landed: every action git shows landed or the checkpoint marks done, wherever it stands; nothing else. */
-function landedPicks(queue: readonly JsonValue[], landed: ReadonlyMap<number, string>, skill: string): number[] {
+function landedPicks(queue: readonly JsonValue[], landed: ReadonlyMap<number, string>, skill: string, historyError: string | null): number[] {
   const picks = queue.flatMap((a, i) => (landed.has(i) || passed(a) ? [i] : []));
+  // Not "none landed": git could not say (the warning above names why).
+  if (!picks.length && historyError !== null) {
+    throw new CheckpointError('E_GIT', `git history could not be read, so which queued actions of "${skill}" landed is not known; nothing was changed`, {
+      hint: `checkpoint done ${skill} records the action checkpoint next names, one at a time`,
+    });
+  }
   if (!picks.length) {
     throw new CheckpointError('E_USAGE', `no queued action of "${skill}" names work git shows landed, and none is marked done; nothing was changed`, {
       hint: `checkpoint next shows what is queued; checkpoint done ${skill} records the action it names`,
