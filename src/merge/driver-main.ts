@@ -135,6 +135,9 @@ function mergeFiles(args: string[]): number {
   const [basePath, oursPath, theirsPath, repoPath, markerArg] = args as [string, string, string, string, string | undefined];
   const markerSize = parseMarkerSize(markerArg);
   const virtualBase = markerSize !== DEFAULT_MARKER_SIZE && mergesBases(repoPath, markerSize);
+  // The markers a checkpoint's readers know (status, resolve, doctor): never shorter than git's
+  // seven, whatever smaller conflict-marker-size an attributes line asks (red team 62a, 02).
+  const written = Math.max(markerSize, DEFAULT_MARKER_SIZE);
   const bytes = {
     ours: readBytes(oursPath, '%A (ours)'),
     base: readBytes(basePath, '%O (base)'),
@@ -159,7 +162,7 @@ function mergeFiles(args: string[]): number {
   const result =
     unreadable.length > 0
       ? { status: 'unparseable' as const, text: undefined, messages: [unparseableMessage(repoPath, unreadable)] }
-      : mergeCheckpointTexts({ ...texts, markerSize, extraRules: readExtraRules(), fileName: repoPath, labels: DEFAULT_LABELS, keepLayout, virtualBase });
+      : mergeCheckpointTexts({ ...texts, markerSize: written, extraRules: readExtraRules(), fileName: repoPath, labels: DEFAULT_LABELS, keepLayout, virtualBase });
 
   // A file that is no checkpoint by its name (a `*.json` or `*` attribute routed it here: a
   // config, a text file) is git's to merge by lines, as without us: silent, clean when clean.
@@ -170,7 +173,7 @@ function mergeFiles(args: string[]): number {
   // 12-07); not a --rebase-merges merge step, nor a cherry-pick or stash pop at a stopped rebase.
   if (result.status !== 'clean' && replayConflict(process.cwd(), repoPath, bytes.theirs)) say(`checkpoint: ${REBASE_SIDES}`);
   if (result.status === 'unparseable') {
-    lineMerge(oursPath, basePath, theirsPath, markerSize, repoPath);
+    lineMerge(oursPath, basePath, theirsPath, written, repoPath);
     return 1;
   }
   if (result.text !== undefined && result.text !== texts.ours) fs.writeFileSync(oursPath, result.text);

@@ -370,6 +370,24 @@ describe('git runs the driver', () => {
     expectEverything(ours, ['main', 'feature'], ['a2', 'a3', 'a4', 'a5', 'm next']);
   });
 
+  it('under a conflict-marker-size below 7, still writes the seven-character markers every reader knows, and resolve settles the conflict it named (red team 62a, 02)', async () => {
+    const dir = driverRepo();
+    write(dir, '.gitattributes', '.checkpoints/*.checkpoint.json merge=checkpoint conflict-marker-size=3\n');
+    start(dir);
+    git(dir, ['checkout', '-q', '-b', 'feature']);
+    save(dir, { ...load(dir), phase: 'audit' });
+    commitAll(dir, 'feature phase');
+    git(dir, ['checkout', '-q', 'main']);
+    save(dir, { ...load(dir), phase: 'ship' });
+    commitAll(dir, 'main phase');
+    const r = gitTry(dir, ['merge', '--no-edit', 'feature']);
+    expect(r.stderr).toContain(`checkpoint: ${FILE}: conflict at phase: ours "ship" vs theirs "audit" (base "build")`);
+    expect(read(dir, FILE)).toContain('<<<<<<< ours\n  "phase": "ship",\n||||||| base\n  "phase": "build",\n=======\n  "phase": "audit",\n>>>>>>> theirs\n');
+    const settled = await runCli(dir, ['resolve', '--ours', 'phase']);
+    expect(settled.code, settled.stderr).toBe(0);
+    expect(load(dir).phase).toBe('ship');
+  });
+
   it('falls back to a line merge with markers when a side is not valid JSON', () => {
     const dir = driverRepo();
     start(dir);
