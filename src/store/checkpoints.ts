@@ -9,6 +9,7 @@ import { CheckpointError, isCheckpointError } from '../errors.js';
 import { JsonNumberRangeError, JsonSyntaxError, JsonUnsafeKeyError, MAX_JSON_DEPTH, parseJson, tooDeepAt, type LiteralTexts } from '../protocol/json.js';
 import { joinPath } from '../protocol/path.js';
 import { shown } from '../one-line.js';
+import { shellQuote } from '../shell-words.js';
 import { DEFAULT_FORMAT, detectFormat, escapeNonAscii, formatJson, nonAsciiEscapes, type TextFormat } from '../protocol/format.js';
 import { formatKeepingLayout } from '../protocol/layout.js';
 import { MAX_CHECKPOINT_BYTES, validateCheckpoint, type Issue } from '../protocol/validate.js';
@@ -444,6 +445,21 @@ export function checkpointText(current: CheckpointFile | null, next: JsonValue, 
   return hex === null ? text : escapeNonAscii(text, hex);
 }
 
+/**
+ * A new checkpoint whose file name another file in .checkpoints/ already has in another case
+ * (`Deploy-Ops.checkpoint.json` beside a new `deploy-ops`): git would track both, and a macOS or
+ * Windows clone checks out one of them. Refused, naming the rename that makes it this skill's.
+ */
+function refuseCaseTwin(root: string, skill: string): void {
+  const name = `${skill}${CHECKPOINT_SUFFIX}`;
+  const twin = listProjectDir(root, checkpointsDir(root)).find((f) => f !== name && f.toLowerCase() === name.toLowerCase());
+  if (twin === undefined) return;
+  const from = `${CHECKPOINTS_DIR}/${twin}`;
+  throw new CheckpointError('E_SKILL_NAME', `${shown(from)} already holds a checkpoint named like "${skill}" in another case; a second file would collide in a macOS or Windows checkout; nothing was created`, {
+    hint: `make it this skill's: git mv ${shellQuote(from)} ${CHECKPOINTS_DIR}/${name} (plain mv while git does not track it), or name the new skill otherwise`,
+  });
+}
+
 /** read -> change -> the checks every write passes: what a write would write, or a refusal. */
 function prepareWrite(root: string, skill: string, path: string, opts: MutateOptions): Prepared {
   const now = instantOf(opts.now);
@@ -451,6 +467,7 @@ function prepareWrite(root: string, skill: string, path: string, opts: MutateOpt
   // the index, or bring back a file one side deleted. Its markers need no look here: they do not parse.
   refuseConflicted(root, skill, opts.act ?? `write ${skill}`);
   const current = readCheckpoint(root, skill, opts.readLimit);
+  if (current === null) refuseCaseTwin(root, skill);
   const texts: LiteralTexts = new Map([...(current?.format.texts ?? [])].map(([key, known]) => [key, [...known]]));
   const next = opts.change(current ? structuredClone(current.value) : null, texts, now);
   refuseTooDeep(root, path, next);

@@ -140,6 +140,25 @@ describe('next beside a misnamed checkpoint file', () => {
   });
 });
 
+describe('a new skill named like a misnamed file in another case', () => {
+  it('is refused (git would track both; a macOS or Windows clone checks out one), the file byte-identical, with the rename that makes it this skill\'s (red team 62c, 03)', async () => {
+    const dir = makeRepo();
+    dirs.push(dir);
+    write(dir, '.checkpoints/Deploy-Ops.checkpoint.json', doc('ops').replace('"skill": "foo"', '"skill": "Deploy-Ops"'));
+    commitAll(dir, 'ops');
+    const before = readFileSync(join(dir, '.checkpoints/Deploy-Ops.checkpoint.json'));
+    const r = await runCli(dir, ['update', 'deploy-ops', '--next_actions+=ship v3']);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toBe("checkpoint: .checkpoints/Deploy-Ops.checkpoint.json already holds a checkpoint named like \"deploy-ops\" in another case; a second file would collide in a macOS or Windows checkout; nothing was created; hint: make it this skill's: git mv '.checkpoints/Deploy-Ops.checkpoint.json' .checkpoints/deploy-ops.checkpoint.json (plain mv while git does not track it), or name the new skill otherwise\n");
+    expect(readFileSync(join(dir, '.checkpoints/Deploy-Ops.checkpoint.json'))).toEqual(before);
+    expect(git(dir, ['status', '--porcelain'])).toBe('');
+    // Followed as printed, the update lands in the renamed file.
+    git(dir, ['mv', '.checkpoints/Deploy-Ops.checkpoint.json', '.checkpoints/deploy-ops.checkpoint.json']);
+    expect((await runCli(dir, ['update', 'deploy-ops', '--next_actions+=ship v3'])).code).toBe(0);
+    expect(readFileSync(join(dir, '.checkpoints/deploy-ops.checkpoint.json'), 'utf8')).toContain('ship v3');
+  });
+});
+
 describe('the rename the message asks for', () => {
   it('makes the file a checkpoint resolve settles like any other', async () => {
     const { dir, rel } = conflicted('Foo');
