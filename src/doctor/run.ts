@@ -8,7 +8,7 @@ import { newestByGraph } from '../git/normalize.js';
 import { atOneHead } from '../git/commit-cache.js';
 import { holdCacheWrites } from '../git/cache-files.js';
 import { isObjectName, judge, type PushRange } from './push.js';
-import { CheckpointError } from '../errors.js';
+import { CheckpointError, isCheckpointError } from '../errors.js';
 import { shown, shownPath } from '../one-line.js';
 import { judgePushedTips, sentRanges } from './pushed-tips.js';
 import { checkGeneratedFiles, type Untracked, checkLandedWork, checkOnline, checkProjectDir, checkSchema, checkStaleness, checkVerifiedSha, existsIn, foldedPatternDirs, generatedTargets, ignoredListed, namedAlternatives, notAFile, patternBase, lostFromPatterns, unpopulatedSubmodule } from './checks.js';
@@ -110,6 +110,28 @@ async function namedEndsResolved(history: GitHistory, ranges: readonly PushRange
   return ranges.map((r) => ({ from: r.from === null ? null : sha.get(r.from) ?? r.from, to: sha.get(r.to) ?? r.to }));
 }
 
+/** The check of the note saying the work tree's .checkpoints could not be read (under --pushed). */
+export const WORK_TREE_UNREAD = 'work_tree';
+
+/**
+ * The work tree's checkpoints as loadRemembered reads them. Judging a push, a `.checkpoints` the
+ * work tree cannot be read through (a link out of the project, a plain file: E_PATH, E_UNSAFE) is
+ * a note, not a refusal: the pushed commits are judged on the checkpoints their own trees hold,
+ * which git's objects give whatever the work tree has (red team 62d 3). Elsewhere it is refused.
+ */
+function workTreeCheckpoints(opts: DoctorOptions): { loaded: Loaded[]; unread: Finding | null } {
+  try {
+    return { loaded: loadRemembered(opts.root, opts.now, opts.skill), unread: null };
+  } catch (e) {
+    if (!opts.pushed || !isCheckpointError(e) || (e.code !== 'E_PATH' && e.code !== 'E_UNSAFE')) throw e;
+    const hint = e.hint ? ` (${e.hint})` : '';
+    return {
+      loaded: [],
+      unread: { level: 'info', check: WORK_TREE_UNREAD, skill: null, path: '.checkpoints/', message: `the work tree's checkpoints were not read: ${e.message}${hint}; the push is judged on the checkpoints the pushed commits hold` },
+    };
+  }
+}
+
 /** The commit names verified_for_sha values hold, to look up while the walk runs. */
 function verifyTokens(checkpoints: readonly Checkpoint[]): string[] {
   return checkpoints.flatMap((cp) => fieldPlaces(cp, 'verified_for_sha').flatMap(({ value }) => {
@@ -140,7 +162,8 @@ async function doctor(opts: DoctorOptions): Promise<DoctorReport> {
   // One a sparse checkout leaves out is in git, not here: a note (as a listed file left out is), never "0 checkpoints, no drift".
   const index = checkpointsIndex(opts.root);
   const leftOut = outsideAsked(checkpointsOutside(opts.root, index), opts.skill);
-  const loaded = withConflicts(opts.root, loadRemembered(opts.root, opts.now, opts.skill), opts.skill, index).filter((l) => !(leftOut && l.skill === opts.skill && !l.file && !l.conflict));
+  const workTree = workTreeCheckpoints(opts);
+  const loaded = withConflicts(opts.root, workTree.loaded, opts.skill, index).filter((l) => !(leftOut && l.skill === opts.skill && !l.file && !l.conflict));
   // A file whose only errors are hand-written slips is checked as status, next and resume read it.
   const readOnes = loaded.flatMap((l) => readable(l)?.checkpoint ?? []);
   // Skills whose file stamps updated_at without its zone: read as UTC, the save may be hours later.
@@ -208,7 +231,7 @@ async function doctor(opts: DoctorOptions): Promise<DoctorReport> {
   const outsideCheckout = () => (outside ??= evidence.history === null ? NOTHING_OUTSIDE : outsideOf(opts.root));
   let held: Set<string> | undefined;
   const inIndex = (rel: string) => (held ??= evidence.history === null ? new Set() : indexNames(opts.root, [...bare, ...missing])).has(rel);
-  const findings: Finding[] = loaded.flatMap(checkSchema);
+  const findings: Finding[] = [...(workTree.unread ? [workTree.unread] : []), ...loaded.flatMap(checkSchema)];
   if (leftOut) findings.push({ level: 'info', check: 'sparse_checkout', skill: null, path: '.checkpoints/', message: outsideLine(leftOut) });
   for (const f of findings) {
     const rel = f.skill === null ? null : relOf(f.skill);

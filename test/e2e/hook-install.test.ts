@@ -166,6 +166,20 @@ describe('init beside another pre-push hook', () => {
     expect(r.status, r.stderr).toBe(0);
   });
 
+  it('a doctor that could not run (exit 2: a FIFO at .git/index) refuses the push saying what failed, never "reconcile the checkpoints above" (red team 62d 3)', () => {
+    const dir = makeRepo();
+    withRemote(dir);
+    expect(cli(dir, ['init']).code).toBe(0);
+    commitAll(dir, 'checkpoint init');
+    rmSync(join(dir, '.git/index'));
+    execFileSync('mkfifo', [join(dir, '.git/index')]);
+    const push = gitTry(dir, ['push', '-q', 'origin', 'main']);
+    expect(push.status).not.toBe(0);
+    expect(push.stderr).toMatch(/^checkpoint: git cannot read the index .*: it is a FIFO, not a file/m);
+    expect(push.stderr).toContain('checkpoint pre-push: push refused: checkpoint doctor could not run (exit 2), so the push was not judged; the line above says what failed: fix that and push again (or git push --no-verify)\n');
+    expect(push.stderr).not.toContain('reconcile the checkpoints above');
+  });
+
   it('a node init baked in that is gone since (nvm or Homebrew removed that version): the hook runs the node on PATH, and the push is still judged', () => {
     const dir = makeRepo();
     withRemote(dir);

@@ -4,7 +4,7 @@
 // annotated tag refused and let through, a new branch from a clone without tracking refs); the
 // other pushes are judged in-process as the hook judges them (judgedPush: doctor on the range the
 // hook passes). The doctor runs that check each engine's findings go through main() in-process.
-import { cpSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { cpSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { builtOnce } from '../helpers/built-once.js';
 import { join } from 'node:path';
@@ -282,6 +282,44 @@ describe('the pre-push hook judges pushed tips, not the work tree', () => {
     const r = await judgedPush(dir, 'main');
     expect(r.status, r.out).toBe(0);
     expect(r.out).toMatch(/ready-to-deploy/);
+  });
+  it('a .checkpoints the work tree cannot be read through (a link out of the project, a plain file) is a note: a clean branch pushes, a drifted one is still refused, from git\'s objects (red team 62d 3)', async () => {
+    const dir = published();
+    git(dir, ['checkout', '-q', '-b', 'clean']);
+    write(dir, 'NOTES.md', 'unrelated\n');
+    commitAll(dir, 'Unrelated notes');
+    git(dir, ['checkout', '-q', '-b', 'cleanup', 'main']);
+    rmSync(join(dir, 'src/gen/client.ts'));
+    commitAll(dir, 'Drop the generated client');
+    git(dir, ['checkout', '-q', 'main']);
+    // Moved to a folder shared between clones, linked back (uncommitted): git cannot hold what is beyond the link.
+    const shared = join(tempDir('cp-shared-'), 'checkpoints');
+    cpSync(join(dir, '.checkpoints'), shared, { recursive: true });
+    rmSync(join(dir, '.checkpoints'), { recursive: true });
+    symlinkSync(shared, join(dir, '.checkpoints'));
+    const clean = push(dir, 'clean');
+    expect(clean.status, clean.out).toBe(0);
+    expect(clean.out).toMatch(/info +\.checkpoints\/: the work tree's checkpoints were not read: \.checkpoints is a symlink to .*, outside the project; refused \(.*\); the push is judged on the checkpoints the pushed commits hold/);
+    expect(clean.out).not.toMatch(/reconcile the checkpoints above|config\.json/);
+    expect(remoteHas(dir, 'clean')).toBe(true);
+    const drifted = push(dir, 'cleanup');
+    expect(drifted.status, drifted.out).not.toBe(0);
+    expect(hookBlocks(drifted.out)).toEqual([expect.stringContaining('src/gen/client.ts is missing')]);
+    expect(remoteHas(dir, 'cleanup')).toBe(false);
+    // A plain file where the folder belongs: the same verdicts, on both engines.
+    rmSync(join(dir, '.checkpoints'));
+    write(dir, '.checkpoints', 'moved to ../shared/checkpoints\n');
+    const tip = git(dir, ['rev-parse', 'cleanup']).trim();
+    for (const engine of ['native', 'isomorphic']) {
+      expect(await blocking(dir, engine, tip), engine).toEqual([expect.stringContaining('src/gen/client.ts is missing')]);
+      const r = await runCli(dir, ['doctor', '--fail-on-warnings', '--engine', engine, '--pushed', `origin/main..clean`]);
+      expect(r.code, r.stdout + r.stderr).toBe(0);
+      expect(r.stdout).toMatch(/the work tree's checkpoints were not read: \.checkpoints is a file, not a folder; refused/);
+    }
+    // Outside a push nothing else is judged: plain doctor still refuses it in one line (exit 2).
+    const plain = await runCli(dir, ['doctor']);
+    expect(plain.code).toBe(2);
+    expect(plain.stderr).toMatch(/^checkpoint: \.checkpoints is a file, not a folder; refused/);
   });
   it('a folder listed in generated_files ("src/gen/", "src/gen") is in the pushed tip when the tip holds files under it', async () => {
     const dir = published();

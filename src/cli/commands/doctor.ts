@@ -2,7 +2,7 @@ import { CheckpointError } from '../../errors.js';
 import { shown, shownPath } from '../../one-line.js';
 import { gitDirEnvNote } from '../../git/git-dir-env.js';
 import { configProblems, readConfig } from '../../store/config.js';
-import { runDoctor } from '../../doctor/run.js';
+import { runDoctor, WORK_TREE_UNREAD } from '../../doctor/run.js';
 import type { Finding, Level } from '../../doctor/types.js';
 import { parsePushRange } from '../../doctor/push.js';
 import { resolveGitDirsSync } from '../../git/locate.js';
@@ -26,8 +26,10 @@ export async function run(args: ParsedArgs, ctx: Context): Promise<number> {
     return 0;
   }
   const report = await runDoctor({ root, now: ctx.now, engine: engineArg(args), onlineUrl: onlineUrl(args, root, ctx), pushed });
-  // A config problem changes how merges and rotation treat every checkpoint: never silent.
-  for (const p of configProblems(root)) {
+  // A config problem changes how merges and rotation treat every checkpoint: never silent. The
+  // config is in .checkpoints/: when that folder could not be read at all, its note says it once.
+  const folderUnread = report.findings.some((f) => f.check === WORK_TREE_UNREAD);
+  for (const p of folderUnread ? [] : configProblems(root)) {
     report.findings.unshift({ level: 'warning', check: 'config', skill: null, path: p.key === '(file)' ? '.checkpoints/config.json' : `.checkpoints/config.json ${p.key}`, message: p.message.replace(/^\.checkpoints\/config\.json:? /, ''), blocks: !pushed });
   }
   const count = (level: Level) => report.findings.filter((f) => f.level === level).length;
