@@ -50,14 +50,14 @@ export interface SentRange {
  * a push of many refs (`git push --tags`, a first push to a new remote) costs a walk, not one per
  * ref. A deleted ref (no tip) sends nothing and is left out.
  */
-export async function sentRanges(history: GitHistory, ranges: readonly PushRange[]): Promise<SentRange[]> {
+export async function sentRanges(history: GitHistory, ranges: readonly PushRange[], opts: { wholeRange?: boolean } = {}): Promise<SentRange[]> {
   const distinct = new Map<string, PushRange>();
   for (const range of ranges) {
     const key = `${range.from ?? ''}..${range.to}`;
     if (!/^0+$/.test(range.to) && !distinct.has(key)) distinct.set(key, range);
   }
   const asked = [...distinct.values()];
-  const sent = await history.pushedCommitsEach(asked);
+  const sent = await history.pushedCommitsEach(asked, opts);
   return asked.map((range, i) => ({ range, commits: sent[i] ?? [] }));
 }
 

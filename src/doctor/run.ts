@@ -42,6 +42,11 @@ export interface DoctorOptions {
   onlineUrl?: string;
   /** Ranges a push sends (pre-push hook): only findings these commits cause or carry block. */
   pushed?: readonly PushRange[];
+  /**
+   * Each pushed range is every commit of `<from>..<to>`, those a remote-tracking ref holds too: a
+   * push judged after it reached the remote (CI), whose refs then hold all it sent.
+   */
+  wholeRange?: boolean;
   /** One skill's checkpoint alone (what resume shows of it): the repository's own checks are left out. */
   skill?: string;
 }
@@ -216,7 +221,7 @@ async function doctor(opts: DoctorOptions): Promise<DoctorReport> {
   const evidence = await gatherEvidence(opts.root, checkpoints, { engine: opts.engine, repoState: true, dateQueued, changesUnder, watch: watched, notBefore, verify: verifyTokens(checkpoints), missing, recorded });
   const ranges = opts.pushed ? await peeledRanges(opts.root, evidence.history, opts.pushed) : null;
   // What each range sends, asked once: the walk below and the pushed tips' judgement share it.
-  const sent = ranges && evidence.history ? await sentRanges(evidence.history, ranges) : [];
+  const sent = ranges && evidence.history ? await sentRanges(evidence.history, ranges, { wholeRange: opts.wholeRange }) : [];
   // The commits a push sends are always judged, however far back the walk was cut.
   const pushed = ranges ? [...new Map(sent.flatMap(({ commits }) => commits.map((c) => [c.sha, c] as const))).values()] : null;
   // Sent but not walked from HEAD (another branch's): what they changed is not in HEAD's tree.

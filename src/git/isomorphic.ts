@@ -303,7 +303,7 @@ export class IsoHistory implements GitHistory {
     });
   }
 
-  async pushedCommitsEach(ranges: readonly { from: string | null; to: string }[]): Promise<CommitInfo[][]> {
+  async pushedCommitsEach(ranges: readonly { from: string | null; to: string }[], opts: { wholeRange?: boolean } = {}): Promise<CommitInfo[][]> {
     return this.guard('listing pushed commits', async () => {
       const reader = await this.reader();
       const found: FoundRange[] = [];
@@ -313,7 +313,7 @@ export class IsoHistory implements GitHistory {
         found.push({ tip: tip?.sha ?? null, base: base?.sha ?? null });
       }
       // One walk per base for all its tips, each commit described once (pushed-sets.ts).
-      const remotes = await this.remoteTips(reader);
+      const remotes = opts.wholeRange ? [] : await this.remoteTips(reader);
       const walks = new Map<string, Map<string, CommitInfo>>();
       for (const [base, tips] of tipsByBase(found)) {
         const walked = new Map<string, CommitInfo>();

@@ -330,7 +330,7 @@ export class NativeHistory implements GitHistory {
     return newestByGraph(commits);
   }
 
-  async pushedCommitsEach(ranges: readonly { from: string | null; to: string }[]): Promise<CommitInfo[][]> {
+  async pushedCommitsEach(ranges: readonly { from: string | null; to: string }[], opts: { wholeRange?: boolean } = {}): Promise<CommitInfo[][]> {
     // Every end looked up in one process, then one walk per base (most often one: new refs have
     // none) for all its tips; each range's commits are found in its walk (pushed-sets.ts).
     const ends = await this.commitsNamed(ranges.flatMap((r) => [r.to, r.from ?? '']));
@@ -341,7 +341,7 @@ export class NativeHistory implements GitHistory {
       walks.set(base, walked);
       // A spawn's arguments stay well under what the system passes, however many refs are pushed.
       return chunked(tips, MAX_TIPS_PER_WALK).map(async (part) => {
-        const args = ['log', ...RAW_CHANGES, LOG_FORMAT, ...part, ...(base ? [`^${base}`] : []), '--not', '--remotes', '--'];
+        const args = ['log', ...RAW_CHANGES, LOG_FORMAT, ...part, ...(base ? [`^${base}`] : []), ...(opts.wholeRange ? [] : ['--not', '--remotes']), '--'];
         for (const c of parseLog((await this.git(args)).stdout)) walked.set(c.sha, c);
       });
     }));

@@ -154,8 +154,10 @@ export interface GitHistory {
   /**
    * pushedCommits of each range, in order: the same answers, asked together (a push of many refs:
    * one walk for all the ranges that share a base). A commit two ranges send may be one object in both.
+   * `wholeRange`: each range is `git log <from>..<to>` as git lists it, commits a remote-tracking
+   * ref holds included (CI judges a push after it reached the remote, whose refs then hold it all).
    */
-  pushedCommitsEach(ranges: readonly { from: string | null; to: string }[]): Promise<CommitInfo[][]>;
+  pushedCommitsEach(ranges: readonly { from: string | null; to: string }[], opts?: { wholeRange?: boolean }): Promise<CommitInfo[][]>;
   /**
    * The files (blobs and links, not submodules) directly in each of `dirs` (repo-relative, '' for
    * the top) in commit `rev`'s tree (a hex object name), path -> blob id; with `recursive`, every

@@ -398,6 +398,34 @@ describe('the pre-push hook judges pushed tips, not the work tree', () => {
   });
 });
 
+describe('--whole-range: a push judged after it reached the remote, as CI judges it (red team 62d 2)', () => {
+  it('every commit of the range is judged, those a remote-tracking ref holds too, on both engines; without it the remote has them all and nothing blocks', async () => {
+    const dir = published();
+    const before = headSha(dir);
+    rmSync(join(dir, 'src/gen/client.ts'));
+    commitAll(dir, 'Drop the generated client');
+    // Pushed past the hook: origin/main now holds the drift, as a CI clone's refs hold every pushed commit.
+    expect(gitTry(dir, ['push', '--no-verify', '-q', 'origin', 'main']).status).toBe(0);
+    const range = `${before}..${headSha(dir)}`;
+    for (const engine of ['native', 'isomorphic']) {
+      expect(await blocking(dir, engine, range), engine).toEqual([]);
+      const r = await runCli(dir, ['doctor', '--json', '--fail-on-warnings', '--whole-range', '--engine', engine, '--pushed', range]);
+      expect(r.code, engine).toBe(1);
+      const report = JSON.parse(r.stdout) as { pushed_commits: number; findings: { message: string; blocks: boolean }[] };
+      expect(report.pushed_commits, engine).toBe(1);
+      expect(report.findings.filter((f) => f.blocks).map((f) => f.message), engine).toEqual([expect.stringContaining('src/gen/client.ts is missing')]);
+    }
+    const text = await runCli(dir, ['doctor', '--fail-on-warnings', '--whole-range', '--pushed', `${before}..main`]);
+    expect(text.code).toBe(1);
+    expect(text.stdout).toMatch(/the commits of the range cause or carry the findings marked \[blocks push\]; reconcile the checkpoints with them, commit and push\n/);
+    expect(text.stdout).not.toMatch(/--no-verify/);
+    // It says how to read --pushed: alone it is a usage error, in one line.
+    const alone = await runCli(dir, ['doctor', '--whole-range']);
+    expect(alone.code).toBe(2);
+    expect(alone.stderr).toMatch(/^checkpoint: --whole-range says how to read the --pushed ranges, and no --pushed was given; hint: e\.g\. checkpoint doctor --fail-on-warnings --whole-range --pushed "\$BEFORE\.\.\$GITHUB_SHA"\n$/);
+  });
+});
+
 describe('--pushed names what is pushed (red team, 12-04)', () => {
   it('a `to` that names no object here is refused in one line, exit 2, on both engines; a remote `from` this clone lacks and a pushed tag of a tree are taken', async () => {
     const dir = published();

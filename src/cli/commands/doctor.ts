@@ -19,13 +19,16 @@ export async function run(args: ParsedArgs, ctx: Context): Promise<number> {
   const failOnWarnings = Boolean(args.options['fail-on-warnings']);
   const pushedArg = args.options.pushed;
   const pushed = pushedArg === undefined ? undefined : (Array.isArray(pushedArg) ? pushedArg : [pushedArg]).map((r) => parsePushRange(String(r)));
+  // CI judges a push after it reached the remote: its remote-tracking refs hold every commit it sent.
+  const wholeRange = Boolean(args.options['whole-range']);
+  if (wholeRange && !pushed) throw new CheckpointError('E_USAGE', '--whole-range says how to read the --pushed ranges, and no --pushed was given', { hint: 'e.g. checkpoint doctor --fail-on-warnings --whole-range --pushed "$BEFORE..$GITHUB_SHA"' });
   // A push that cannot be judged (SHA-256 object names, which history cannot be read in yet) is
   // let through, saying so: refusing every push would only teach --no-verify.
   if (pushed && sha256Repository(root)) {
     ctx.out.err('checkpoint: note: this repository names its objects with SHA-256 (extensions.objectFormat), which checkpoint cannot read yet: the push is not judged');
     return 0;
   }
-  const report = await runDoctor({ root, now: ctx.now, engine: engineArg(args), onlineUrl: onlineUrl(args, root, ctx), pushed });
+  const report = await runDoctor({ root, now: ctx.now, engine: engineArg(args), onlineUrl: onlineUrl(args, root, ctx), pushed, wholeRange });
   // A config problem changes how merges and rotation treat every checkpoint: never silent. The
   // config is in .checkpoints/: when that folder could not be read at all, its note says it once.
   const folderUnread = report.findings.some((f) => f.check === WORK_TREE_UNREAD);
@@ -69,7 +72,12 @@ export async function run(args: ParsedArgs, ctx: Context): Promise<number> {
     const env = gitDirEnvNote(ctx.env);
     lines.push(`note: git history was not checked: ${shownPath(root)} has no .git (it is not the root of a clone)${env ? `; ${env}` : ''}`);
   }
-  if (failed && pushed) {
+  if (failed && pushed && wholeRange) {
+    // Already pushed (CI): no hook to bypass; a pushed reconcile clears it.
+    lines.push('the commits of the range cause or carry the findings marked [blocks push]; reconcile the checkpoints with them, commit and push');
+    const reread = rereadLine(blocking, 'push');
+    if (reread) lines.push(reread);
+  } else if (failed && pushed) {
     lines.push('the pushed commits cause or carry the findings marked [blocks push]; reconcile them (or push with --no-verify to bypass the hook)');
     const reread = rereadLine(blocking, 'push again');
     if (reread) lines.push(reread);
