@@ -19,12 +19,11 @@ import { readProjectText, writablePath } from '../store/safe-fs.js';
 import { HOOK_MARKER, isShippedHook } from './shipped-hooks.js';
 import { bakedBin, hookLauncher, preCommitLegacy } from './hook-launcher.js';
 import { readGitFile } from '../git/git-file.js';
+import { hookShape } from './hook-shape.js';
+import { chainLine, createHook, createHookAdvice, fromRoot, LOCAL_TEMPLATE, shown } from './chain-line.js';
 import { lefthookConfigs, lefthookEntry } from './lefthook-config.js';
 import { lefthookState } from './lefthook-runs.js';
 import { installRuns, isLinkedWorktree, keptSharedLine, sharedSettingNote } from './worktrees.js';
-
-/** Where a project that depends on the package has the shipped hook, whatever the package manager. */
-const LOCAL_TEMPLATE = 'node_modules/checkpoint-protocol/hooks/pre-push';
 
 /** The clone's own hooks folder, the one git uses when core.hooksPath is unset. */
 function ownHooksDir(root: string): string {
@@ -48,18 +47,32 @@ export function renderHook(template: string, nodePath: string, binPath: string):
     .replace(/^CHECKPOINT_BIN=""$/m, () => `CHECKPOINT_BIN=${shellQuote(binPath)}`);
 }
 
+/** The user's hook a sh hook runs, when theirs is in a language our line is not (python, node). */
+const WRAPPED_HOOK = 'pre-push.user';
+
 /**
- * The line a user puts first in a pre-push hook another tool owns: it sources the shipped
- * pre-push-chain, which runs our check on git's stdin, ends the hook (exit 1) on drift whatever
- * the hook's shell options, and gives the rest of the hook the same stdin. A project path when
- * the package is installed there (the line can be committed); else the installed copy's, whose
- * hook then finds the package's own launcher beside it.
+ * What to do with the user's hook `file` (`text` null: not read, a link say) so that it runs our
+ * check: nothing when its first command is our line, else where to put the line. `runByGit`: git
+ * runs this file itself, so its `#!` line picks the interpreter (husky runs its user's file with
+ * sh). Never "already" for a hook our line stops: one in python, or in bash run as sh since the
+ * line was put above its `#!` line.
  */
-export function chainLine(root: string, templatePath: string): string {
-  if (existsSync(join(root, LOCAL_TEMPLATE))) return `. ${LOCAL_TEMPLATE}-chain`;
-  const hook = fromRoot(root, templatePath);
-  const q = (p: string) => (/^[\w./-]+$/.test(p) ? p : shellQuote(p));
-  return `CHECKPOINT_HOOK=${q(hook)} . ${q(`${hook}-chain`)}`;
+function lineAdvice(root: string, file: string, text: string | null, runByGit: boolean, templatePath: string): string {
+  const line = chainLine(root, templatePath);
+  const named = shown(root, file);
+  if (text === null) return `to check pushes, put this line first in ${named} (after its #! line, if it has one): ${line}`;
+  const hook = hookShape(text);
+  if (runByGit && hook.foreign !== null) {
+    const wrapped = join(dirname(file), WRAPPED_HOOK);
+    const takeOut = hook.ours === null ? '' : `take checkpoint's line out of it (${hook.foreign} cannot run it, so every push fails), `;
+    return `${named} is a ${hook.foreign} script, and checkpoint's line is sh: to check pushes, ${takeOut}rename it (mv ${shellQuote(file)} ${shellQuote(wrapped)}), then ${createHook(root, file, `${line}; exec "$(dirname "$0")/${WRAPPED_HOOK}" "$@"`)}`;
+  }
+  if (runByGit && hook.demoted !== null) {
+    return `checkpoint's line is above the #! line of ${named}, so git runs it with sh, not ${hook.demoted} (its ${hook.demoted} lines may fail every push): to check pushes, move this line to just after the #! line: ${line}`;
+  }
+  if (hook.ours === 'first') return `${named} runs checkpoint's check already`;
+  const where = hook.ours === 'later' ? ' (it is there, but not first: what runs before it may read the pushed refs it needs, or end the hook)' : '';
+  return `to check pushes, put this line first in ${named}${hook.shebang ? ', after its #! line' : ''}${where}: ${line}`;
 }
 
 /** A user's hook file as text, if it is a plain file we may read (outside the project, a link, a FIFO: null). */
@@ -70,28 +83,6 @@ function peek(root: string, file: string): string | null {
     return null;
   }
 }
-
-/** A line that runs our check: the chain line, or the shipped hook run by path (an earlier line). */
-const OUR_CHECK = /hooks\/pre-push-chain\b|checkpoint-protocol\/hooks\/pre-push\b/;
-
-/**
- * Whether a user's hook runs our check first: its first command (after blank and comment lines)
- * is our line. Anywhere else it may never run (after an `exit`, inside a branch) or run after a
- * command that read git's stdin to its end, leaving our check no pushed refs: 'later'.
- */
-function ourCheckIn(hook: string): 'first' | 'later' | null {
-  const first = hook.split(/\r?\n/).map((line) => line.trim()).find((line) => line !== '' && !line.startsWith('#'));
-  if (first !== undefined && OUR_CHECK.test(first)) return 'first';
-  return hook.split(/\r?\n/).some((line) => !line.trim().startsWith('#') && OUR_CHECK.test(line)) ? 'later' : null;
-}
-
-/** `p` relative to the root when it is inside it, else as it is. */
-function fromRoot(root: string, p: string): string {
-  const rel = relative(root, p);
-  return rel && !rel.startsWith('..') && !isAbsolute(rel) ? rel : p;
-}
-
-const shown = (root: string, p: string) => shownPath(fromRoot(root, p));
 
 /** husky 9: core.hooksPath is .husky/_, whose wrappers run the user's .husky/<name>. */
 function isHuskyWrapper(dir: string, hook: string): boolean {
@@ -246,16 +237,12 @@ export function planPrePushHook(root: string, template: string, nodePath: string
   const dir = hooksDir(root);
   const path = join(dir, 'pre-push');
   const nothing = (note: string): InstallPlan => ({ changes: [], notes: [note], apply() {} });
-  // What to do with the user's own hook file: nothing when it runs our check already; the line
-  // to put first in it; or, for none yet, a file to make (git runs only an executable one).
-  const addLine = (file: string) => {
-    const text = existsSync(file) ? peek(root, file) : null;
-    const ours = text === null ? null : ourCheckIn(text);
-    if (ours === 'first') return `${shown(root, file)} runs checkpoint's check already`;
-    if (!existsSync(file)) return `to check pushes, create ${shown(root, file)} (#!/bin/sh, then this line; chmod +x) with: ${chainLine(root, templatePath)}`;
-    const where = ours === 'later' ? ' (it is there, but not first: what runs before it may read the pushed refs it needs, or end the hook)' : '';
-    return `to check pushes, put this line first in ${shown(root, file)}${where}: ${chainLine(root, templatePath)}`;
-  };
+  // What to do with the user's own hook file (`text` when known, else read here): nothing when it
+  // runs our check already; the line to put in it; or, for none yet, a file to make. One outside
+  // the project or reached by a link (a global ~/.githooks) is read too, never blocking on a FIFO:
+  // only to word the advice.
+  const addLine = (file: string, text = existsSync(file) ? (peek(root, file) ?? readGitFile(file) ?? null) : undefined) =>
+    text === undefined ? createHookAdvice(root, file, templatePath) : lineAdvice(root, file, text, resolve(file) === resolve(path), templatePath);
   // core.hooksPath=/dev/null (or any file) is how hooks are turned off: there is no folder to name.
   if (dir !== own && existsSync(dir) && !statSync(dir).isDirectory()) {
     return nothing(`no pre-push hook written: core.hooksPath is ${shownPath(dir)}, not a folder, so git runs no hooks in this clone; to check pushes, point core.hooksPath at a folder (or unset it: git config --unset core.hooksPath) and run checkpoint init again`);
@@ -301,7 +288,7 @@ export function planPrePushHook(root: string, template: string, nodePath: string
   const aside = current !== null && (isLink(chainedPath) || existsSync(chainedPath));
   if (outside && current !== null && (aside || current !== content)) {
     const what = aside
-      ? `an earlier checkpoint init moved your hook aside to ${shown(root, chainedPath)}: put it back by hand (mv ${shellQuote(chainedPath)} ${shellQuote(path)}), then put this line first in it`
+      ? `an earlier checkpoint init moved your hook aside to ${shown(root, chainedPath)}: put it back by hand (mv ${shellQuote(chainedPath)} ${shellQuote(path)}), then put this line first in it, after its #! line if it has one`
       : 'to update it by hand, replace its text with #!/bin/sh, then this line';
     const version = current === content ? '' : ' from an earlier version';
     return nothing(`left ${shown(root, path)} as it is (checkpoint's hook${version}, outside this project, where checkpoint writes nothing); ${what}: ${chainLine(root, templatePath)}`);
@@ -313,7 +300,7 @@ export function planPrePushHook(root: string, template: string, nodePath: string
   if (chained !== null && (resolve(dir) !== resolve(own) || /\$(?:0|\{0\})/.test(chained))) {
     return {
       changes: [`put ${shown(root, chainedPath)} back as ${shown(root, path)}, which an earlier checkpoint init had moved aside (it ran, but under another name)`],
-      notes: [addLine(userFile(chained))],
+      notes: [userFile(chained) === path ? addLine(path, chained) : addLine(userFile(chained))],
       apply: () => renameSync(chainedPath, path),
     };
   }

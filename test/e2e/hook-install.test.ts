@@ -116,7 +116,7 @@ describe('init beside another pre-push hook', () => {
     withRemote(dir);
     write(dir, '.git/hooks/pre-push', '#!/bin/sh\nexit 0\n');
     chmodSync(join(dir, '.git/hooks/pre-push'), 0o755);
-    const line = cli(dir, ['init']).stdout.match(/put this line first in \.git\/hooks\/pre-push: (.+)$/m)?.[1];
+    const line = cli(dir, ['init']).stdout.match(/put this line first in \.git\/hooks\/pre-push, after its #! line: (.+)$/m)?.[1];
     expect(line).toBe(`CHECKPOINT_HOOK=${join(ROOT, 'hooks/pre-push')} . ${join(ROOT, 'hooks/pre-push-chain')}`);
     write(dir, '.git/hooks/pre-push', `#!/bin/sh\n${line}\nexit 0\n`);
     commitAll(dir, 'checkpoint init');
@@ -139,6 +139,69 @@ describe('init beside another pre-push hook', () => {
     }
     write(dir, '.husky/pre-push', `# checks\n\n${LINE}\nexit 0\n`);
     expect(cli(dir, ['init']).stdout).toContain('.husky/pre-push runs checkpoint\'s check already');
+  });
+
+  it('a bash hook (set -euo pipefail): the line goes after its #! line, as printed, and works there; above it (git then runs sh) init asks to move it, never "already" (red team 62d 01)', () => {
+    const dir = makeRepo();
+    withRemote(dir);
+    const own = '#!/usr/bin/env bash\nset -euo pipefail\nrefs=($(cat))\necho "lint ok: ${refs[0]}" >&2\n';
+    write(dir, '.git/hooks/pre-push', own);
+    chmodSync(join(dir, '.git/hooks/pre-push'), 0o755);
+    const line = cli(dir, ['init']).stdout.match(/^! left \.git\/hooks\/pre-push as it is \(not checkpoint's hook\); to check pushes, put this line first in \.git\/hooks\/pre-push, after its #! line: (.+)$/m)?.[1];
+    expect(line).toBeDefined();
+    // The old advice followed literally: the line above the #! line, which git then runs with sh.
+    write(dir, '.git/hooks/pre-push', `${line}\n${own}`);
+    const above = cli(dir, ['init']).stdout;
+    expect(above).not.toContain('already');
+    expect(above).toContain(`! left .git/hooks/pre-push as it is (not checkpoint's hook); checkpoint's line is above the #! line of .git/hooks/pre-push, so git runs it with sh, not bash (its bash lines may fail every push): to check pushes, move this line to just after the #! line: ${line}\n`);
+    commitAll(dir, 'checkpoint init');
+    expect(gitTry(dir, ['push', '-q', 'origin', 'main']).status, 'the defect the advice prevents').not.toBe(0);
+    // Moved as printed: the check and the user's bash lines (with the pushed refs) both run.
+    write(dir, '.git/hooks/pre-push', own.replace('\n', `\n${line}\n`));
+    expect(cli(dir, ['init']).stdout).toContain("! left .git/hooks/pre-push as it is (not checkpoint's hook); .git/hooks/pre-push runs checkpoint's check already\n");
+    const ok = gitTry(dir, ['push', '-q', 'origin', 'main']);
+    expect(ok.status, ok.stderr).toBe(0);
+    expect(ok.stderr).toContain('checkpoint doctor --fail-on-warnings --pushed=');
+    expect(ok.stderr).toContain('lint ok: refs/heads/main');
+    invalidCheckpoint(dir);
+    const refused = gitTry(dir, ['push', '-q', 'origin', 'main']);
+    expect(refused.status).not.toBe(0);
+    expect(refused.stderr).toContain('push refused');
+    expect(refused.stderr).not.toContain('lint ok');
+  });
+
+  it('a hook in another language (node, python): init says to run it from a sh hook; followed as printed, both run, with the pushed refs; the sh line inside it is never "already" (red team 62d 01)', () => {
+    const dir = makeRepo();
+    withRemote(dir);
+    const own = '#!/usr/bin/env node\nconst refs = require("fs").readFileSync(0, "utf8");\nconsole.error(`node gate saw ${refs.split(" ")[0]}`);\n';
+    const hook = join(dir, '.git/hooks/pre-push');
+    write(dir, '.git/hooks/pre-push', own);
+    chmodSync(hook, 0o755);
+    const out = cli(dir, ['init']).stdout;
+    const advice = out.match(/^! left \.git\/hooks\/pre-push as it is \(not checkpoint's hook\); \.git\/hooks\/pre-push is a node script, and checkpoint's line is sh: to check pushes, rename it \((mv .+)\), then create \.git\/hooks\/pre-push \(#!\/bin\/sh, then this line; chmod \+x\) with: (.+)$/m);
+    expect(advice, out).not.toBeNull();
+    const [, mv, line] = advice!;
+    expect(line).toBe(`CHECKPOINT_HOOK=${join(ROOT, 'hooks/pre-push')} . ${join(ROOT, 'hooks/pre-push-chain')}; exec "$(dirname "$0")/pre-push.user" "$@"`);
+    // Followed literally, from elsewhere than the project.
+    execFileSync('sh', ['-c', mv!], { cwd: tempDir('cp-elsewhere-') });
+    write(dir, '.git/hooks/pre-push', `#!/bin/sh\n${line}\n`);
+    chmodSync(hook, 0o755);
+    expect(read(dir, '.git/hooks/pre-push.user')).toBe(own);
+    expect(cli(dir, ['init']).stdout).toContain("! left .git/hooks/pre-push as it is (not checkpoint's hook); .git/hooks/pre-push runs checkpoint's check already\n");
+    commitAll(dir, 'checkpoint init');
+    const ok = gitTry(dir, ['push', '-q', 'origin', 'main']);
+    expect(ok.status, ok.stderr).toBe(0);
+    expect(ok.stderr).toContain('checkpoint doctor --fail-on-warnings --pushed=');
+    expect(ok.stderr).toContain('node gate saw refs/heads/main');
+    invalidCheckpoint(dir);
+    const refused = gitTry(dir, ['push', '-q', 'origin', 'main']);
+    expect(refused.status).not.toBe(0);
+    expect(refused.stderr).toContain('push refused');
+    // The sh line put after a python hook's #! line (python stops at it): take it out, never "already".
+    write(dir, '.git/hooks/pre-push', `#!/usr/bin/env python3\n${line!.replace(/;.*/, '')}\nimport sys\n`);
+    const python = cli(dir, ['init']).stdout;
+    expect(python).not.toContain('already');
+    expect(python).toContain("; .git/hooks/pre-push is a python3 script, and checkpoint's line is sh: to check pushes, take checkpoint's line out of it (python3 cannot run it, so every push fails), rename it (mv ");
   });
 
   it('pre-push-chain gives the rest of the hook the bytes git gave: none for a push with nothing to send', () => {
@@ -382,7 +445,7 @@ describe('init beside another pre-push hook', () => {
     expect(existsSync(join(dir, 'lefthook.yml'))).toBe(false);
     // A hook of the user's that only mentions lefthook is theirs: the chain line goes in it.
     write(dir, '.git/hooks/pre-push', '#!/bin/sh\n# moved off lefthook\nnpm test\n');
-    expect(cli(dir, ['init']).stdout).toContain(`put this line first in .git/hooks/pre-push: ${LINE}`);
+    expect(cli(dir, ['init']).stdout).toContain(`put this line first in .git/hooks/pre-push, after its #! line: ${LINE}`);
   });
 
   it("pre-commit's generated hook: the note says how pre-commit runs ours (as pre-push.legacy), and once it does, says so", () => {
@@ -436,7 +499,7 @@ describe('init beside another pre-push hook', () => {
     const init = cli(dir, ['init', '--json']);
     expect(init.code, init.stderr).toBe(0);
     const out = JSON.parse(init.stdout);
-    expect(out.notes).toEqual([expect.stringMatching(/^left \.git\/hooks\/pre-push as it is \(not checkpoint's hook\); to check pushes, put this line first in \.git\/hooks\/pre-push: CHECKPOINT_HOOK=\S+hooks\/pre-push \. \S+hooks\/pre-push-chain$/)]);
+    expect(out.notes).toEqual([expect.stringMatching(/^left \.git\/hooks\/pre-push as it is \(not checkpoint's hook\); to check pushes, put this line first in \.git\/hooks\/pre-push, after its #! line: CHECKPOINT_HOOK=\S+hooks\/pre-push \. \S+hooks\/pre-push-chain$/)]);
     expect(out.changes.some((c: string) => c.includes('pre-push'))).toBe(false);
     expect(read(dir, '.git/hooks/pre-push')).toBe(hook);
     expect(existsSync(join(dir, '.git/hooks/pre-push.chained'))).toBe(false);
@@ -456,7 +519,7 @@ describe('init beside another pre-push hook', () => {
     expect(existsSync(join(dir, '.git/hooks/pre-push'))).toBe(false);
     write(dir, '.githooks/pre-push', '#!/bin/sh\necho team-hook >&2\n');
     const left = cli(dir, ['init']);
-    expect(left.stdout).toMatch(/^! left \.githooks\/pre-push as it is \(not checkpoint's hook\); to check pushes, put this line first in \.githooks\/pre-push: /m);
+    expect(left.stdout).toMatch(/^! left \.githooks\/pre-push as it is \(not checkpoint's hook\); to check pushes, put this line first in \.githooks\/pre-push, after its #! line: /m);
     expect(readdirSync(join(dir, '.githooks'))).toEqual(['pre-push']);
   });
 
@@ -589,7 +652,7 @@ describe('core.hooksPath: a folder another tool or other repositories share', ()
     write(hooks, 'pre-push.chained', '#!/bin/sh\necho team-hook\n');
     const r = cli(dir, ['init'], { env });
     expect(r.code, r.stderr).toBe(0);
-    expect(r.stdout).toContain(`! left ${hooks}/pre-push as it is (checkpoint's hook, outside this project, where checkpoint writes nothing); an earlier checkpoint init moved your hook aside to ${hooks}/pre-push.chained: put it back by hand (mv '${hooks}/pre-push.chained' '${hooks}/pre-push'), then put this line first in it: `);
+    expect(r.stdout).toContain(`! left ${hooks}/pre-push as it is (checkpoint's hook, outside this project, where checkpoint writes nothing); an earlier checkpoint init moved your hook aside to ${hooks}/pre-push.chained: put it back by hand (mv '${hooks}/pre-push.chained' '${hooks}/pre-push'), then put this line first in it, after its #! line if it has one: `);
     expect(read(hooks, 'pre-push')).toBe(current());
     expect(read(hooks, 'pre-push.chained')).toBe('#!/bin/sh\necho team-hook\n');
   });

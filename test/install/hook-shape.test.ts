@@ -1,0 +1,43 @@
+// How init reads a user's pre-push hook before saying where checkpoint's sh line goes: the
+// interpreter its #! line names, and a #! line the line was put above (git then runs sh).
+import { describe, expect, it } from 'vitest';
+import { hookShape, interpreterOf } from '../../src/install/hook-shape.js';
+
+const LINE = '. node_modules/checkpoint-protocol/hooks/pre-push-chain';
+
+describe('interpreterOf', () => {
+  it.each([
+    ['#!/bin/sh', 'sh'],
+    ['#! /bin/bash -e', 'bash'],
+    ['#!/usr/bin/env bash', 'bash'],
+    ['#!/usr/bin/env -S python3 -u', 'python3'],
+    ['#!/usr/bin/env NODE_OPTIONS=--no-warnings node', 'node'],
+    ['#!/usr/local/bin/python3.12\r', 'python3.12'],
+    ['#!', null],
+    ['# lint before push', null],
+    ['npm test', null],
+  ])('%j names %j', (line, name) => {
+    expect(interpreterOf(line)).toBe(name);
+  });
+});
+
+describe('hookShape', () => {
+  it('a sh or bash hook: our line first after its #! line (CRLF too) or after comments is first; none foreign', () => {
+    expect(hookShape(`#!/usr/bin/env bash\r\nset -euo pipefail\r\n`)).toEqual({ ours: null, shebang: true, foreign: null, demoted: null });
+    expect(hookShape(`#!/bin/bash\n# gate (see CONTRIBUTING.md)\n\n${LINE}\nnpm test\n`)).toEqual({ ours: 'first', shebang: true, foreign: null, demoted: null });
+    expect(hookShape(`npm run lint\n${LINE}\n`)).toEqual({ ours: 'later', shebang: false, foreign: null, demoted: null });
+  });
+
+  it('our line above a bash #! line: git runs the hook with sh, so it is demoted; above a sh one nothing changes', () => {
+    expect(hookShape(`${LINE}\n#!/usr/bin/env bash\nset -euo pipefail\n`)).toEqual({ ours: 'first', shebang: false, foreign: null, demoted: 'bash' });
+    expect(hookShape(`${LINE}\n#!/bin/sh\nexit 0\n`)).toEqual({ ours: 'first', shebang: false, foreign: null, demoted: null });
+    // A #! line after the hook's own first command is no #! line at all.
+    expect(hookShape(`npm test\n#!/bin/bash\n`).demoted).toBeNull();
+  });
+
+  it('a python or node hook is foreign, with our line in it or not, above its #! line or below', () => {
+    expect(hookShape('#!/usr/bin/env python3\nimport sys\n')).toMatchObject({ ours: null, foreign: 'python3' });
+    expect(hookShape(`#!/usr/bin/env python3\n${LINE}\nimport sys\n`)).toMatchObject({ ours: 'first', foreign: 'python3' });
+    expect(hookShape(`${LINE}\n#!/usr/bin/env node\nprocess.exit(0)\n`)).toMatchObject({ ours: 'first', shebang: false, foreign: 'node' });
+  });
+});
