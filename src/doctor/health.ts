@@ -1,13 +1,15 @@
 // Repository health: is the merge driver wired up where .gitattributes asks for it, and does it
 // run (merge-attribute.ts)? Is the pre-push hook ours as this install ships it?
 import { existsSync, lstatSync, readFileSync, realpathSync } from 'node:fs';
-import { isAbsolute, join } from 'node:path';
+import { dirname, isAbsolute, join, resolve } from 'node:path';
 import { configEntries, configValue } from '../git/config-file.js';
 import { readGitFile } from '../git/git-file.js';
 import { resolveGitDirsSync } from '../git/locate.js';
+import { currentConfigPlaces } from '../git/config-places.js';
 import { HOOK_TEMPLATE_PATH } from '../install/package-paths.js';
 import { HOOK_MARKER, isCurrentHook, isShippedHook } from '../install/shipped-hooks.js';
 import { bakedBin, hookLauncher, preCommitLegacy } from '../install/hook-launcher.js';
+import { createHookAdvice, shown as shownInRoot } from '../install/chain-line.js';
 import { overriddenMessage, overridingMergeLines, readAttributesFile } from '../install/merge-attribute.js';
 import { readDriverSetting } from '../git/driver-config.js';
 import { isOurDriverCommand } from '../install/driver-command.js';
@@ -112,7 +114,7 @@ export function checkHookCurrent(root: string): Finding[] {
     if (legacy !== null) [path, hook] = [legacy, readGitFile(legacy)];
     // No hook at all where the driver was set up (an npm prepare script's install-driver): this
     // clone looks set up, yet nothing checks its pushes. A note: CI clones have no hook either.
-    if (hook === null && legacy === null && ourDriverSet(root)) return [{ level: 'info', check: 'hook', skill: null, path: '', message: 'this clone has the merge driver but no pre-push hook, so pushes are not checked; `checkpoint init` installs one' }];
+    if (hook === null && legacy === null && ourDriverSet(root)) return [{ level: 'info', check: 'hook', skill: null, path: '', message: `this clone has the merge driver but no pre-push hook, so pushes are not checked; ${noHookAdvice(root, dirname(path))}` }];
     if (!hook?.includes(HOOK_MARKER)) return [];
     template = readFileSync(HOOK_TEMPLATE_PATH, 'utf8');
   } catch {
@@ -133,17 +135,46 @@ export function checkHookCurrent(root: string): Finding[] {
   return [{ ...base, message: `the pre-push hook${kept} is ${how} without \`checkpoint init\`: it finds no checkpoint CLI (none baked in, none beside it, no checkpoint-protocol on PATH), so pushes are not checked; ${fix}` }];
 }
 
+/**
+ * What ends "no pre-push hook": `checkpoint init`, unless git runs hooks from a folder init writes
+ * none into (one core.hooksPath names, or a linked .git/hooks that other repositories may share):
+ * then the file to create, as init says.
+ */
+function noHookAdvice(root: string, dir: string): string {
+  const own = join(resolveGitDirsSync(root).commonDir, 'hooks');
+  const why = resolve(dir) !== resolve(own) ? `core.hooksPath points at ${shownInRoot(root, dir)}` : isLink(own) ? `${shownInRoot(root, own)} is a link (other repositories may share it)` : null;
+  if (why === null) return '`checkpoint init` installs one';
+  return `${why}, where \`checkpoint init\` writes none; ${createHookAdvice(root, join(dir, 'pre-push'), HOOK_TEMPLATE_PATH)}`;
+}
+
 /** Whether this clone's own config sets our merge driver (as install-driver writes it). */
 function ourDriverSet(root: string): boolean {
   const driver = configValue(readGitFile(join(resolveGitDirsSync(root).commonDir, 'config')) ?? '', 'merge', 'checkpoint', 'driver');
   return driver !== null && isOurDriverCommand(driver);
 }
 
-/** The hooks folder git runs: this clone's core.hooksPath (its own config), else the git dir's hooks/. */
+/** core.hooksPath as the config file at `file` sets it, or null. */
+function hooksPathIn(file: string): string | null {
+  // git reads only absolute paths here; a relative one would name a file in the work tree.
+  if (!isAbsolute(file) || file === '/dev/null') return null;
+  const text = readGitFile(file);
+  return (text ? configEntries(text).filter((e) => e.section === 'core' && e.key === 'hookspath' && e.value).at(-1)?.value : null) ?? null;
+}
+
+/**
+ * The hooks folder git runs: core.hooksPath (this clone's config, else the user's, as a global
+ * ~/.githooks is set, else the machine's), else the git dir's hooks/.
+ */
 function hooksDirOf(root: string): string {
   const { commonDir } = resolveGitDirsSync(root);
-  const text = readGitFile(join(commonDir, 'config'));
-  const set = text ? configEntries(text).filter((e) => e.section === 'core' && e.key === 'hookspath' && e.value).at(-1)?.value : undefined;
+  // Last one set wins in git: so the file git reads last is asked first.
+  const places = currentConfigPlaces();
+  const files = [join(commonDir, 'config'), ...[...places.global].reverse(), ...[...places.system].reverse()];
+  let set: string | null = null;
+  for (const file of files) {
+    set = hooksPathIn(file);
+    if (set !== null) break;
+  }
   if (!set) return join(commonDir, 'hooks');
   const home = process.env.HOME ?? '';
   const path = set.startsWith('~/') && home ? join(home, set.slice(2)) : set;

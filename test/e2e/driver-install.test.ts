@@ -1,10 +1,10 @@
 // Installing the merge driver (spaces in paths, linked worktrees, exact uninstall) and
 // `checkpoint resolve` on files a merge without the driver left conflicted.
 import { afterEach, describe, expect, it } from 'vitest';
-import { cpSync, existsSync, mkdirSync, readFileSync, rmSync, symlinkSync } from 'node:fs';
+import { chmodSync, cpSync, existsSync, mkdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { ATTRIBUTES_MARKER } from '../../src/install/attributes.js';
-import { join } from 'node:path';
-import { BIN, cleanup, cli, cliGuarded, commitAll, git, gitTry, makeRepo, read, ROOT, tempDir, write } from '../helpers/repo.js';
+import { join, resolve } from 'node:path';
+import { BIN, cleanup, cli, cliGuarded, commitAll, git, gitTry, makeRepo, read, ROOT, tempDir, withRemote, write } from '../helpers/repo.js';
 import { execFileSync, spawnSync } from 'node:child_process';
 import { runCli } from '../helpers/in-process.js';
 
@@ -416,6 +416,37 @@ describe('install-driver and uninstall-driver beside what the user set', () => {
     expect((await runCli(dir, ['doctor', '--fail-on-warnings'])).code).toBe(0);
     expect(cli(dir, ['init']).code).toBe(0);
     expect(await hookNote()).toEqual([]);
+  });
+
+  it("with core.hooksPath (the project's .githooks, or a global ~/.githooks) init writes no hook there: the note names the file to create and its line, and followed as printed it checks pushes (red team 62d 05)", () => {
+    const home = tempDir('cp-home-');
+    write(home, '.gitconfig', '[core]\n\thooksPath = ~/.githooks\n');
+    const global = { HOME: home, GIT_CONFIG_GLOBAL: join(home, '.gitconfig') };
+    for (const [env, folder] of [[{}, '.githooks'], [global, join(home, '.githooks')]] as const) {
+      const dir = repo();
+      if (folder === '.githooks') git(dir, ['config', 'core.hooksPath', '.githooks']);
+      mkdirSync(resolve(dir, folder), { recursive: true });
+      expect(cli(dir, ['init'], { env }).code).toBe(0);
+      expect(cli(dir, ['init'], { env }).code).toBe(0);
+      // The built CLI: its line names the installed package's hooks/ (the sources have none beside them).
+      const hookNote = () => (JSON.parse(cli(dir, ['doctor', '--json'], { env }).stdout).findings as { check: string; level: string; message: string }[]).filter((f) => f.check === 'hook');
+      const [note] = hookNote();
+      expect(note?.message).not.toContain('installs one');
+      const advice = note?.message.match(/^this clone has the merge driver but no pre-push hook, so pushes are not checked; core\.hooksPath points at (.+), where `checkpoint init` writes none; to check pushes, create (.+) \(#!\/bin\/sh, then this line; chmod \+x\) with: (.+)$/);
+      expect(advice, note?.message).not.toBeNull();
+      const [, named, file, line] = advice!;
+      expect([named, file]).toEqual([folder, join(folder, 'pre-push')]);
+      // As printed: a path in the project, or the global folder's.
+      writeFileSync(resolve(dir, file!), `#!/bin/sh\n${line}\n`);
+      chmodSync(resolve(dir, file!), 0o755);
+      expect(hookNote()).toEqual([]);
+      write(dir, '.checkpoints/api.checkpoint.json', '{ "skill": "api", "status": "half done (see PR 12)", "progress": 8.0 }\n');
+      commitAll(dir, 'checkpoint: api, half written');
+      withRemote(dir);
+      const push = gitTry(dir, ['push', '-q', 'origin', 'HEAD:refs/heads/main'], env);
+      expect(push.status).not.toBe(0);
+      expect(push.stderr).toContain('checkpoint pre-push: push refused');
+    }
   });
 
   it('on a branch with no .checkpoints/ folder (gh-pages, an old release) a driver without the attributes line is a note, not a warning on every push', async () => {
