@@ -620,6 +620,9 @@ export function checkGeneratedFiles(cp: Checkpoint, ctx: FileContext): (uncommit
   const commits = ctx.evidence.commits;
   // By date, or by the commit graph where the commit that recorded the save is known (after.ts).
   const madeAfter = ctx.evidence.madeAfter(ctx.checkpointRel, null, after);
+  // A save without its zone may stand for a later instant (instants.ts), except against a commit
+  // the graph places after it.
+  const mayPrecedeSave = (commit: CommitInfo) => mayPrecedeUnzonedSave(ctx.unzoned, cp.updated_at, commit, ctx.evidence.afterSaveByGraph?.(ctx.checkpointRel, after) ?? (() => false));
   const exists = ctx.exists ?? existsIn(ctx.root);
   const touched = commitsTouching(commits);
   // The session's own commits (which also touch its checkpoint) are not drift.
@@ -760,7 +763,7 @@ export function checkGeneratedFiles(cp: Checkpoint, ctx: FileContext): (uncommit
         findings.push(missingNamed(r, path, entry));
       }
       if (change) {
-        const unzoned = mayPrecedeUnzonedSave(ctx.unzoned, cp.updated_at, change.commit.time);
+        const unzoned = mayPrecedeSave(change.commit);
         findings.push({
           ...base, level: unzoned ? 'advice' : changed, path,
           message: `${shown(change.file)} (matched by ${shown(target.text)}) changed after the checkpoint was written (${short(change.commit.sha)} ${quoted(change.commit.subject)}, ${dated(change.commit, after)}); re-read it${unzoned ? unzonedSave(ctx.unzoned!) : ''}`,
@@ -798,7 +801,7 @@ export function checkGeneratedFiles(cp: Checkpoint, ctx: FileContext): (uncommit
     // Prose naming a file says less than a listed path does (it may only be context): a change to it is advice, never a block.
     const named = prose ? `${shown(rel)}, which the entry's prose names,` : shown(rel);
     if (change) {
-      const unzoned = mayPrecedeUnzonedSave(ctx.unzoned, cp.updated_at, change.commit.time);
+      const unzoned = mayPrecedeSave(change.commit);
       findings.push({
         ...base, level: prose || unzoned ? 'advice' : changed, path,
         message: `${named} changed after the checkpoint was written (${short(change.commit.sha)} ${quoted(change.commit.subject)}, ${dated(change.commit, after)}); re-read it${unzoned ? unzonedSave(ctx.unzoned!) : ''}`,

@@ -19,7 +19,7 @@ import { dateQueuedActions, queuedTexts, recordedInstants, revisionsAtHand, sane
 import { MAX_FUTURE_SKEW_MS } from '../protocol/validate.js';
 import { unprovenStops } from '../git/skew-walk.js';
 import { inScope } from '../git/normalize.js';
-import { byDate, firstRecorded, lastRecorded, madeAfterIn, queuedAfter, walkGraph } from './after.js';
+import { byDate, descendantsIn, firstRecorded, lastRecorded, madeAfterIn, queuedAfter, walkGraph } from './after.js';
 import { rememberDates, rememberedDates } from './queued-memo.js';
 import { queuedAt, toSeconds } from './instants.js';
 import { instantMs } from '../protocol/instant.js';
@@ -76,6 +76,13 @@ export interface Evidence {
    * (net-change.ts). Absent or null: not known (an uncommitted save), and nothing is compared.
    */
   savedIn?: (rel: string, sec: number) => string | null;
+  /**
+   * Whether the commit graph alone places a commit after the save `sec` of the checkpoint at `rel`:
+   * it descends from the commit that recorded that save (its revisions read: the first to hold it;
+   * else, for a file the work tree holds as HEAD does, the newest on HEAD's walked first-parent line
+   * that touches it), whatever the dates say. Absent: nothing known.
+   */
+  afterSaveByGraph?: (rel: string, sec: number) => (c: Pick<CommitInfo, 'sha'>) => boolean;
 }
 
 export type MadeAfterOf = (rel: string | undefined, text: string | null, sec: number) => (c: Pick<CommitInfo, 'sha' | 'time'>) => boolean;
@@ -264,7 +271,7 @@ export async function gatherEvidence(root: string, checkpoints: readonly Checkpo
   const commits = older.length ? newestByGraph([...recent, ...older.filter((c) => !seen.has(c.sha))]) : recent;
   const madeAfter = await anchoring.rule(commits);
   const h = opened ? await opened : null;
-  return { history: h, head, commits, shallow, queued, uncommitted, cutAt, ...(since === null ? {} : { walkedSince: since }), verified: verifiedBy, removals: removed, deep: deep && (deep.tokens.length || deep.files.length) ? deep : null, thisRepo, madeAfter, hiddenBy: anchoring.hidden, keptSave: (rel) => anchoring.recordedSave(rel), savedIn: (rel, sec) => anchoring.savedIn(commits, rel, sec) };
+  return { history: h, head, commits, shallow, queued, uncommitted, cutAt, ...(since === null ? {} : { walkedSince: since }), verified: verifiedBy, removals: removed, deep: deep && (deep.tokens.length || deep.files.length) ? deep : null, thisRepo, madeAfter, hiddenBy: anchoring.hidden, keptSave: (rel) => anchoring.recordedSave(rel), savedIn: (rel, sec) => anchoring.savedIn(commits, rel, sec), afterSaveByGraph: (rel, sec) => anchoring.afterSave(commits, rel, sec) };
 }
 
 /**
@@ -331,6 +338,9 @@ class Anchoring {
   /** Checkpoints rule() found held as HEAD holds them, their revisions unread, and the HEAD it read them at. */
   private readonly asked = new Set<string>();
   private ruleHead: string | null = null;
+  private proxies: Map<string, CommitInfo> | null = null;
+  /** Descendants through the walk rule() was given (after.ts descendantsIn), made on first asking. */
+  private later: ((sha: string) => ReadonlySet<string>) | null = null;
   /** HEAD's commit as the walk started from it: read once (headFiles reads the files again after each git process). */
   private headSha: Promise<string | null> | null = null;
 
@@ -457,6 +467,25 @@ class Anchoring {
     return firstRecorded(this.ruleHead, commits, rel, sec)?.sha ?? null;
   }
 
+  /** Evidence.afterSaveByGraph over the walk `rule` was given: its anchor for the save, the graph below it read on first asking. */
+  afterSave(commits: readonly CommitInfo[], rel: string, sec: number): (c: Pick<CommitInfo, 'sha'>) => boolean {
+    const exact = this.exact.get(instantKey(rel, null));
+    const anchor = exact ? (exact.at === sec ? exact.anchor : undefined) : this.proxy(commits, rel)?.sha;
+    if (anchor === undefined) return () => false;
+    this.later ??= descendantsIn(commits);
+    return (c) => this.later!(anchor).has(c.sha);
+  }
+
+  /**
+   * For a checkpoint rule() found held as HEAD holds it, its revisions unread: the newest commit of
+   * HEAD's walked first-parent line that touches its file, which recorded its save (or a later
+   * edit keeping it), so was made after it. Found for all of them in one pass, on first asking.
+   */
+  private proxy(commits: readonly CommitInfo[], rel: string): CommitInfo | undefined {
+    if (this.ruleHead === null || !this.asked.has(rel)) return undefined;
+    return (this.proxies ??= lastRecorded(this.ruleHead, commits, [...this.asked])).get(rel);
+  }
+
   /** Whether a commit recorded the save `rel` holds (its revisions read: dateQueued's, or a tie's). */
   recordedSave(rel: string): boolean {
     return this.exact.has(instantKey(rel, null));
@@ -518,15 +547,13 @@ class Anchoring {
     if (!this.exact.size && !asked.length) return madeAfterByDate;
     const rule = madeAfterIn(commits);
     const graph = walkGraph(commits);
-    // Worked out on first use: an honest walk without a tie never asks.
-    let proxies: Map<string, CommitInfo> | null = null;
-    const proxy = (rel: string) => (proxies ??= lastRecorded(head!, commits, asked.map((f) => f.rel))).get(rel);
     return (rel, text, sec) => {
       if (rel === undefined) return byDate(sec, null);
       const exact = this.exact.get(instantKey(rel, text));
       if (exact) return exact.at === sec ? queuedAfter(rule(sec, exact.anchor, undefined, exact.ahead, exact.via), sec, exact.queuedIn, graph) : rule(sec, null);
       if (text !== null || !asked.some((f) => f.rel === rel)) return rule(sec, null);
-      const by = proxy(rel);
+      // Worked out on first use: an honest walk without a tie never asks.
+      const by = this.proxy(commits, rel);
       // It holds the save, so it was made after it, even dated before it (a clock ahead where the
       // save was stamped, or behind where it was committed). Its ancestors on a tie: those of the
       // oldest commit on the line that may have recorded the save.

@@ -29,12 +29,14 @@ export type Unzoned = 'time' | 'day';
  * York's `datetime.now()` five); a day, for any instant of it in the writer's zone (a change
  * committed that morning and saved that evening, in California too, is in the save). A change
  * there is not shown to be drift, so it is said without blocking a push (unzonedSave says why);
- * one on a later day, wherever the writer is, is drift.
+ * one on a later day, wherever the writer is, is drift. So is one the commit graph places after
+ * the save (`afterByGraph`: it descends from the commit that recorded it, which came after the
+ * save whatever the zone), as it places a commit from a clock ahead (after.ts).
  */
-export function mayPrecedeUnzonedSave(unzoned: Unzoned | undefined, updatedAt: string, commitTime: number): boolean {
+export function mayPrecedeUnzonedSave(unzoned: Unzoned | undefined, updatedAt: string, commit: { sha: string; time: number }, afterByGraph: (c: { sha: string }) => boolean): boolean {
   if (unzoned === undefined) return false;
   // A day is its 24 hours in the writer's own zone: up to twelve more past its UTC end (UTC-12).
-  return commitTime < toSeconds(updatedAt) + (unzoned === 'day' ? 36 : 12) * 3600;
+  return commit.time < toSeconds(updatedAt) + (unzoned === 'day' ? 36 : 12) * 3600 && !afterByGraph(commit);
 }
 
 /** How a checkpoint's updated_at, as its file writes it, leaves its instant open (its readable view reads it as UTC), if it does. */

@@ -250,7 +250,7 @@ async function judgeTip(root: string, now: Date, repo: Evidence, tip: string, co
   // started after it (from the work tree's later save, not committed yet; the walk_days bound) or a
   // shallow clone's boundary may hide some.
   const walkSince = (sec: number) => isHead && !repo.shallow && repo.walkedSince !== undefined && repo.walkedSince <= sec;
-  for (const { rel, cp } of valid) out.push(...(await checkTipFiles(root, history, trees, tip, cp, rel, { commits: own, atHead, head: repo.head?.sha ?? null, madeAfter, headMadeAfter: repo.madeAfter, walkSince, unzoned: unzoned.get(rel), untracked, savedIn }, touched, where)));
+  for (const { rel, cp } of valid) out.push(...(await checkTipFiles(root, history, trees, tip, cp, rel, { commits: own, atHead, head: repo.head?.sha ?? null, madeAfter, headMadeAfter: repo.madeAfter, walkSince, unzoned: unzoned.get(rel), afterSave: (r) => recorded.get(r) ?? (() => false), untracked, savedIn }, touched, where)));
   return out;
 }
 
@@ -308,6 +308,8 @@ interface Seen {
   walkSince: (sec: number) => boolean;
   /** The tip's file writes updated_at without its zone (savedWithoutZone). */
   unzoned?: Unzoned;
+  /** The pushed commits the graph alone places after the save of the checkpoint at `rel` (afterRecorded). */
+  afterSave: (rel: string) => (c: Pick<CommitInfo, 'sha'>) => boolean;
   /** untrackedHere of a file, for HEAD (judgePushedTips asks once a run). */
   untracked: (file: string) => Promise<Untracked | 'not-a-file' | undefined>;
   /** The commit in the tip's history that recorded the save `sec` of the checkpoint at `rel`, when known (judgeTip). */
@@ -443,7 +445,7 @@ async function checkTipFiles(root: string, history: GitHistory, trees: TipTrees,
   for (const { at, file, path, by } of live.reverse()) {
     const change = by.find((c) => !c.changes.some((ch) => ch.path === file && editsInPlace(ch) && cosmetic(c.sha, file)));
     if (change === undefined) continue;
-    const unzoned = mayPrecedeUnzonedSave(seen.unzoned, cp.updated_at, change.time);
+    const unzoned = mayPrecedeUnzonedSave(seen.unzoned, cp.updated_at, change, seen.afterSave(rel));
     out.splice(at, 0, {
       ...base, level: unzoned ? 'advice' : 'warning', path,
       message: `${file} changed after the checkpoint was written (${short(change.sha)} ${quoted(change.subject)}); re-read it${unzoned ? unzonedSave(seen.unzoned!) : ''}${where}`,
@@ -544,7 +546,7 @@ async function tipPatternChanged(root: string, history: GitHistory, tip: string,
   return newest.flatMap((change): Finding[] => {
     if (change === undefined) return [];
     const by = `${short(change.commit.sha)} ${quoted(change.commit.subject)}`;
-    const unzoned = !change.gone && mayPrecedeUnzonedSave(seen.unzoned, cp.updated_at, change.commit.time);
+    const unzoned = !change.gone && mayPrecedeUnzonedSave(seen.unzoned, cp.updated_at, change.commit, seen.afterSave(rel));
     return [{
       ...finding, level: unzoned ? 'advice' : 'warning', path,
       message: change.gone

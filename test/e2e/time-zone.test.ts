@@ -54,14 +54,16 @@ describe('a time written without its zone', () => {
     commitAll(dir, 'gen', isoHoursAgo(40));
     // Python's datetime.now().isoformat() in New York: local time, microseconds, no zone.
     const saved = new Date(Date.now() - 30 * 3_600_000).toISOString().slice(0, 26).replace('Z', '') + '456';
+    // Near's edit is committed before the save is, so the graph leaves its order to the dates (one
+    // committed on top of the save's commit is after it: the next test).
+    write(dir, 'src/near.ts', 'two\n');
+    commitAll(dir, 'edit near', isoHoursAgo(27));
     write(dir, '.checkpoints/api.checkpoint.json', JSON.stringify({
       protocol_version: '1.1', skill: 'api', project: 'demo', project_dir: dir, created_at: saved, updated_at: saved,
       phase: 'build', step: 'gen', status: 'in_progress', progress_summary: 'Generating.',
       context_primer: { generated_files: ['src/near.ts', 'src/far.ts'] }, next_actions: ['Write tests'],
     }, null, 4));
-    commitAll(dir, 'checkpoint', isoHoursAgo(29));
-    write(dir, 'src/near.ts', 'two\n');
-    commitAll(dir, 'edit near', isoHoursAgo(25));
+    commitAll(dir, 'checkpoint', isoHoursAgo(25));
     write(dir, 'src/far.ts', 'two\n');
     commitAll(dir, 'edit far', isoHoursAgo(10));
     const findings = (JSON.parse(cli(dir, ['doctor', '--json']).stdout).findings as { level: string; path: string; message: string }[]).filter((f) => f.path.startsWith('context_primer.generated_files'));
@@ -69,6 +71,40 @@ describe('a time written without its zone', () => {
       expect.objectContaining({ level: 'advice', path: 'context_primer.generated_files[0]', message: expect.stringMatching(/^src\/near\.ts changed after the checkpoint was written .*; re-read it; updated_at has no time zone, so this may have come before the save \(write updated_at with its zone\)$/) }),
       expect.objectContaining({ level: 'warning', path: 'context_primer.generated_files[1]', message: expect.not.stringContaining('time zone') }),
     ]);
+  });
+
+  it('an edit committed on top of the commit that recorded a zone-less save is after it, whatever the hours: drift that blocks the push (red team 62d, 04)', () => {
+    assertBuilt();
+    const dir = makeRepo();
+    dirs.push(dir);
+    write(dir, 'src/api.py', 'one\n');
+    write(dir, 'src/web.py', 'one\n');
+    commitAll(dir, 'init', isoHoursAgo(12));
+    const base = headSha(dir);
+    // Python's datetime.now().isoformat() west of UTC: read as UTC, eight hours before it was committed.
+    // web's next action names a PR, so its file's revisions are read (its save's commit known exactly).
+    const saved = new Date(Date.now() - 8 * 3_600_000).toISOString().slice(0, 26).replace('Z', '') + '317';
+    for (const [skill, next] of [['api', 't'], ['web', 'Land PR #4 (web handlers)']] as const) {
+      write(dir, `.checkpoints/${skill}.checkpoint.json`, JSON.stringify({
+        protocol_version: '1.1', skill, project: 'w', project_dir: '.', created_at: `${saved}Z`, updated_at: saved,
+        phase: 'b', step: 's', status: 'in_progress', progress_summary: 'Serving 8.0 req/s.',
+        progress_table: [{ id: 'p', label: 'P', status: 'in-progress' }],
+        context_primer: { generated_files: [`src/${skill}.py (handlers)`] }, next_actions: [next],
+      }, null, 2));
+    }
+    commitAll(dir, 'save', isoHoursAgo(0.01));
+    write(dir, 'src/api.py', 'two\n');
+    write(dir, 'src/web.py', 'two\n');
+    commitAll(dir, 'edit after save');
+    type Doctor = { findings: { level: string; path: string; message: string; blocks?: boolean }[] };
+    const changed = (d: Doctor, only: (f: Doctor['findings'][number]) => boolean = () => true) => d.findings.filter((f) => f.path.startsWith('context_primer.generated_files') && only(f)).map((f) => [f.level, f.message.replace(/ \(.*$/, ''), f.blocks ?? false]);
+    const drift = [['warning', 'src/api.py changed after the checkpoint was written'], ['warning', 'src/web.py changed after the checkpoint was written']];
+    expect(changed(JSON.parse(cli(dir, ['doctor', '--json']).stdout) as Doctor)).toEqual(drift.map((d) => [...d, true]));
+    const pushed = JSON.parse(cli(dir, ['doctor', '--json', '--fail-on-warnings', '--pushed', `${base}..HEAD`]).stdout) as Doctor;
+    expect(changed(pushed)).toEqual(drift.map((d) => [...d, true]));
+    // The edit pushed alone, on top of a save the remote has: what blocks.
+    const alone = JSON.parse(cli(dir, ['doctor', '--json', '--fail-on-warnings', '--pushed', 'HEAD~1..HEAD']).stdout) as Doctor;
+    expect(changed(alone, (f) => f.blocks === true)).toEqual(drift.map((d) => [...d, true]));
   });
 
   it("a day alone (\"2026-12-05\"): a change committed that day may be in the save, advice that blocks no push; one on a later day is drift; the fix by hand is not the day's start (red team 61a, 03)", () => {
