@@ -15,7 +15,7 @@ import { landingNeedles, mayNameWork, workRefs, type Landing } from './landed.js
 import { actionLandings } from './follow-ups.js';
 import { thisRepoOf, type ThisRepo } from './repo-names.js';
 import { remoteUrls } from '../git/remotes.js';
-import { dateQueuedActions, queuedTexts, recordedInstants, revisionsAtHand, saneSaves, type QueuedDates, type RecordedInstant } from './queued.js';
+import { dateQueuedActions, queuedTexts, recordedInstants, redated, revisionsAtHand, saneSaves, type QueuedDates, type RecordedInstant } from './queued.js';
 import { MAX_FUTURE_SKEW_MS } from '../protocol/validate.js';
 import { unprovenStops } from '../git/skew-walk.js';
 import { inScope } from '../git/normalize.js';
@@ -292,7 +292,7 @@ export async function datedSanely<T extends { rel: string; cp: Checkpoint }>(roo
       if (!(instantMs(f.cp.updated_at) > limit)) return f;
       const s = sane.get(f.rel);
       from.set(f.rel, s?.from ?? null);
-      return s ? { ...f, cp: { ...f.cp, updated_at: new Date(s.at * 1000).toISOString() } } : f;
+      return s ? { ...f, cp: redated(f.cp, s.at) } : f;
     }),
     from,
   };

@@ -65,6 +65,21 @@ function sameSave(written: string | null | undefined, saved: string): boolean {
   return Number.isFinite(at) && at === instantMs(saved);
 }
 
+/**
+ * The updated_at the file writes, for a checkpoint datedSanely dates from a sane instant instead
+ * (a year typed wrong): its revisions hold that value, so it is what finds the commit that
+ * recorded the save, and a commit in that commit's second is ordered by the graph (after.ts), as
+ * for any other save.
+ */
+const writtenSaves = new WeakMap<Checkpoint, string>();
+
+/** `cp` dated from second `at` instead of its updated_at (evidence.ts datedSanely), its written value kept for its revisions. */
+export function redated(cp: Checkpoint, at: number): Checkpoint {
+  const out = { ...cp, updated_at: new Date(at * 1000).toISOString() };
+  writtenSaves.set(out, writtenSaves.get(cp) ?? cp.updated_at);
+  return out;
+}
+
 export function summarize(text: string): BlobSummary {
   try {
     // A BOM (a Windows editor's save) is the file's, as every reader takes it: JSON.parse refuses it.
@@ -378,9 +393,10 @@ async function recordedBy(read: ReadRevisions, own: readonly FileRevision[], cp:
 function datedBy(own: readonly FileRevision[], cache: ReadonlyMap<string, BlobSummary>, cp: Checkpoint, text: string | null): { at: number; by: FileRevision | null; first?: FileRevision; unstamped?: true } {
   const summaryOf = (r: FileRevision) => (r.blob ? cache.get(r.blob) : undefined);
   // The current save: recorded by the oldest revision of the newest run that holds its updated_at.
+  const written = writtenSaves.get(cp) ?? cp.updated_at;
   let found: { at: number; by: FileRevision | null } = { at: toSeconds(cp.updated_at), by: null };
   for (const r of own) {
-    if (!sameSave(summaryOf(r)?.updated_at, cp.updated_at)) break;
+    if (!sameSave(summaryOf(r)?.updated_at, written)) break;
     found.by = r;
   }
   if (text === null) return found;
@@ -401,7 +417,7 @@ function datedBy(own: readonly FileRevision[], cache: ReadonlyMap<string, BlobSu
   // So work that landed before the edit (a PR whose follow-up it queues) is not read as landed
   // since, while a text queued before a landing and cherry-picked after it still is.
   const [added, before] = [own[run - 1], own[run]];
-  const stamp = added ? summaryOf(added)?.updated_at : cp.updated_at;
+  const stamp = added ? summaryOf(added)?.updated_at : written;
   if (before && summaryOf(before)?.updated_at != null && typeof stamp === 'string' && sameSave(summaryOf(before)!.updated_at, stamp)) {
     // Not committed yet: written after the newest revision, by no commit (dated, never anchored).
     return added ? { at: added.time, by: added, first: added, unstamped: true } : { at: Math.max(found.at, before.time), by: null };

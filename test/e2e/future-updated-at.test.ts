@@ -136,6 +136,27 @@ describe.each(ENGINES)('drift checks while updated_at is ahead (%s engine)', (en
     expect((await runCli(dir, ['resume', 'api', '--engine', engine])).stdout).toContain(`#9 landed in ${merge.slice(0, 7)}`);
   });
 
+  it('a change committed in the second of the commit that recorded the save, in its history: before the save, for doctor and the pre-push judge alike (red team 62d, 06)', async () => {
+    // api queues PR work (its file's revisions are read for it), web queues none: both readings.
+    const { dir, base, head } = builtOnce('ahead, same second', () => {
+      const { dir, h } = repo();
+      const base = h.head;
+      h.write('docs/spec.md', 'spec v2\n').commit('Rework the spec', ago(100));
+      h.write(FILE, checkpoint()).write('.checkpoints/web.checkpoint.json', checkpoint({ skill: 'web', next_actions: ['Write the changelog for v1.8'] }));
+      const head = h.commit('checkpoint: api, web', ago(100));
+      h.done();
+      return { dir, base, head };
+    });
+    for (const pushed of [[], [`--pushed=${base}..${head}`]]) {
+      const findings = (JSON.parse((await runCli(dir, ['doctor', '--json', '--engine', engine, ...pushed])).stdout).findings as F[]);
+      expect(findings.filter((f) => f.path === 'updated_at').map((f) => f.message), pushed.join()).toEqual([
+        expect.stringContaining(`drift checks date from the commit that recorded it (${head.slice(0, 7)}`),
+        expect.stringContaining(`drift checks date from the commit that recorded it (${head.slice(0, 7)}`),
+      ]);
+      expect(findings.filter((f) => /spec\.md/.test(f.message)), pushed.join()).toEqual([]);
+    }
+  });
+
   it('an uncommitted save that far ahead: dated from the save before it', async () => {
     const saved = ago(200).replace('Z', '.250Z');
     const { dir, prev, merge } = builtOnce('ahead, not committed', () => {
