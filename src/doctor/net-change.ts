@@ -131,10 +131,9 @@ export function touchedAfterSave(commits: readonly CommitInfo[], madeAfter: (c: 
  * Of the files touchedAfterSave names, those the tree of `saved` (the commit that recorded the
  * save) cannot vouch for: changed after the save by a commit in that commit's own history (an edit
  * committed before the checkpoint was, a rebase or amend, a side branch a merge brought in with
- * the save), or by one `elsewhere` holds. Such a change is in that tree, or not in HEAD's: the
- * tree is not what the save saw, and the change stands.
+ * the save). Such a change is in that tree: the tree is not what the save saw, and the change stands.
  */
-export function unvouched(commits: readonly CommitInfo[], madeAfter: (c: CommitInfo) => boolean, rel: string, saved: string, elsewhere: (c: CommitInfo) => boolean = () => false): Set<string> {
+export function unvouched(commits: readonly CommitInfo[], madeAfter: (c: CommitInfo) => boolean, rel: string, saved: string): Set<string> {
   const before = ancestorsIn(commits)(saved);
-  return new Set(touchedAfterSave(commits.filter((c) => c.sha === saved || before.has(c.sha) || elsewhere(c)), madeAfter, rel));
+  return new Set(touchedAfterSave(commits.filter((c) => c.sha === saved || before.has(c.sha)), madeAfter, rel));
 }

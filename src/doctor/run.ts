@@ -222,14 +222,16 @@ async function doctor(opts: DoctorOptions): Promise<DoctorReport> {
   const ranges = opts.pushed ? await peeledRanges(opts.root, evidence.history, opts.pushed) : null;
   // What each range sends, asked once: the walk below and the pushed tips' judgement share it.
   const sent = ranges && evidence.history ? await sentRanges(evidence.history, ranges, { wholeRange: opts.wholeRange }) : [];
-  // The commits a push sends are always judged, however far back the walk was cut.
-  const pushed = ranges ? [...new Map(sent.flatMap(({ commits }) => commits.map((c) => [c.sha, c] as const))).values()] : null;
-  // Sent but not walked from HEAD (another branch's): what they changed is not in HEAD's tree.
-  const sentOnly = new Set<string>();
-  if (pushed) {
+  // The commits a push sends in HEAD's history are judged in the work tree too, however far back
+  // the walk was cut. Another branch's (a side branch pushed while main is checked out) are not:
+  // what they changed is not in this work tree, and its tip is judged as pushed, alone, so the
+  // push reads the same whichever branch is checked out (red team 62d, 07).
+  if (ranges) {
+    const head = evidence.head?.sha;
+    const inHead = await Promise.all(sent.map(({ range }) => head !== undefined && (range.to.toLowerCase() === head || evidence.history!.isInHeadHistory(range.to))));
     const walked = new Set(evidence.commits.map((c) => c.sha));
-    for (const c of pushed) if (!walked.has(c.sha)) sentOnly.add(c.sha);
-    evidence.commits = newestByGraph([...evidence.commits, ...pushed.filter((c) => sentOnly.has(c.sha))]);
+    const more = new Map(sent.flatMap(({ commits }, i) => (inHead[i] ? commits.filter((c) => !walked.has(c.sha)).map((c) => [c.sha, c] as const) : [])));
+    if (more.size) evidence.commits = newestByGraph([...evidence.commits, ...more.values()]);
   }
   // Read only when a listed file is missing or a pattern matches nothing: a sparse checkout's doing?
   let outside: OutsideCheckout | undefined;
@@ -291,7 +293,7 @@ async function doctor(opts: DoctorOptions): Promise<DoctorReport> {
   // Answers about commits and blobs are kept in .git/checkpoint, but not for an engine asked for by name: that one is exercised.
   const keep = (opts.engine ?? 'auto') === 'auto';
   await weighCosmeticChanges(opts.root, evidence, fileFindings, cosmetic, recheck, keep);
-  await weighChangesAgainstSaves(opts.root, evidence, saves, fileFindings, sentOnly, (i, same) => {
+  await weighChangesAgainstSaves(opts.root, evidence, saves, fileFindings, (i, same) => {
     sames.set(i, same);
     return recheck(i);
   }, keep);
@@ -329,7 +331,6 @@ async function weighChangesAgainstSaves(
   evidence: Evidence,
   saves: readonly { rel: string; sec: number }[],
   found: Finding[][],
-  sentOnly: ReadonlySet<string>,
   recheck: (i: number, same: SameAsSaved) => Finding[],
   keep: boolean,
 ): Promise<void> {
@@ -347,7 +348,7 @@ async function weighChangesAgainstSaves(
         const { rel, sec } = saves[i]!;
         const saved = evidence.savedIn!(rel, sec);
         if (saved === null) return;
-        const elsewhere = unvouched(evidence.commits, evidence.madeAfter(rel, null, sec), rel, saved, (c) => sentOnly.has(c.sha));
+        const elsewhere = unvouched(evidence.commits, evidence.madeAfter(rel, null, sec), rel, saved);
         st = { saved, elsewhere, asked: new Set(), answers: [] };
         state.set(i, st);
       }

@@ -264,7 +264,8 @@ describe('pushes that edit no file the glob knew go through', () => {
     git(dir, ['checkout', '-q', 'main']);
     const r = await judgedPush(dir, 'errors');
     expect(r.status, r.out).not.toBe(0);
-    expect(r.out).toMatch(/src\/gen\/client\.ts \(matched by src\/gen\/\*\.ts\) changed after the checkpoint was written \([0-9a-f]{7} "patch the client"[^\n]*\[blocks push\]/);
+    // In the tip's words: main, checked out, has not that change (red team 62d, 07).
+    expect(r.out).toMatch(/src\/gen\/client\.ts changed after the checkpoint was written \([0-9a-f]{7} "patch the client"\); re-read it \(as pushed in [0-9a-f]{7}\) \[blocks push\]/);
     expect(onRemote(dir, tip)).toBe(false);
   });
 
@@ -297,6 +298,40 @@ describe('pushes that edit no file the glob knew go through', () => {
     commitAll(dir, 'checkpoint: api reopened', '2026-12-01T10:00:04Z');
     await judgedThrough(dir);
     await refusesKnownEdit(dir);
+  });
+});
+
+describe('a side branch pushed while another branch is checked out (red team 62d, 07)', () => {
+  it('is judged as with it checked out: a file the glob gained, then edited, is no drift; drift is said as pushed', async () => {
+    const dir = published('api', handKept(GLOB), FILES);
+    git(dir, ['checkout', '-q', '-b', 'side']);
+    write(dir, 'src/gen/more.ts', 'export const more = 1;\n');
+    const base = commitAll(dir, 'make gen: more');
+    goesThrough(dir, 'side');
+    write(dir, 'src/gen/more.ts', 'export const more = 2;\n');
+    let tip = commitAll(dir, 'tune more');
+    type Found = { level: string; message: string; blocks: boolean; evidence?: { file?: string } };
+    const judged = async (checkedOut: string) => {
+      git(dir, ['checkout', '-q', checkedOut]);
+      const out: Record<string, Found[]> = {};
+      for (const engine of ENGINES) {
+        const r = await runCli(dir, ['doctor', '--json', '--fail-on-warnings', '--engine', engine, '--pushed', `${base}..${tip}`]);
+        out[engine] = (JSON.parse(r.stdout) as { findings: Found[] }).findings.filter((f) => f.evidence?.file?.startsWith('src/gen/') && f.level !== 'info');
+      }
+      return out;
+    };
+    // With side checked out, its work tree's note says more.ts is new to the glob; main has no more.ts to warn about.
+    expect(await judged('side')).toEqual(none);
+    expect(await judged('main')).toEqual(none);
+    git(dir, ['checkout', '-q', 'side']);
+    write(dir, 'src/gen/client.ts', 'export const client = 4;\n');
+    tip = commitAll(dir, 'patch the client');
+    const drift = [expect.objectContaining({ level: 'warning', blocks: true, evidence: expect.objectContaining({ file: 'src/gen/client.ts' }) })];
+    expect(await judged('side')).toEqual({ native: drift, isomorphic: drift });
+    // main has neither file's change: the side's commits are judged in its tip alone, in its words.
+    const onMain = await judged('main');
+    expect(onMain).toEqual({ native: drift, isomorphic: drift });
+    for (const engine of ENGINES) expect(onMain[engine]![0]!.message).toMatch(new RegExp(`^src/gen/client\\.ts changed after the checkpoint was written \\(${tip.slice(0, 7)} "patch the client"\\); re-read it \\(as pushed in ${tip.slice(0, 7)}\\)$`));
   });
 });
 
