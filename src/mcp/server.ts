@@ -125,7 +125,9 @@ export function createServer(opts: McpOptions): { server: McpServer; close: () =
   // Once closed, no new watch: a roots/list still pending when the session ended answers then.
   let closed = false;
   const subscribed = new Set<string>();
-  // Tool calls under way, so a server whose input ended answers them all before it stops.
+  // Requests under way (tool calls, prompts/get, resources/list and resources/read: each handler
+  // that may wait, on git or on the host's roots), so a server whose input ended answers them all
+  // before it stops.
   const inFlight = new Set<Promise<unknown>>();
   const track = <T>(p: Promise<T>): Promise<T> => {
     inFlight.add(p);
@@ -326,22 +328,23 @@ export function createServer(opts: McpOptions): { server: McpServer; close: () =
       throw rpcError(e, RESOURCE_NOT_FOUND);
     }
   }
+  async function listCheckpointResources() {
+    try {
+      const root = rootFor(await projectDir(undefined));
+      return { resources: listSkills(root).map((s) => ({ uri: `${SCHEME}${s}`, name: s, title: `checkpoint ${s}`, mimeType: 'application/json' })) };
+    } catch (e) {
+      // A refusal (.checkpoints a link out of the project, a bare repository) in the CLI's one line, not Internal error.
+      throw rpcError(e);
+    }
+  }
   server.registerResource('protocol-readme', README_URI, { title: 'The Checkpoint Protocol in this repository', mimeType: 'text/markdown' }, async (uri) => readme(uri.href));
   server.registerResource(
     'checkpoint',
     new ResourceTemplate(`${SCHEME}{skill}`, {
-      list: async () => {
-        try {
-          const root = rootFor(await projectDir(undefined));
-          return { resources: listSkills(root).map((s) => ({ uri: `${SCHEME}${s}`, name: s, title: `checkpoint ${s}`, mimeType: 'application/json' })) };
-        } catch (e) {
-          // A refusal (.checkpoints a link out of the project, a bare repository) in the CLI's one line, not Internal error.
-          throw rpcError(e);
-        }
-      },
+      list: () => track(listCheckpointResources()),
     }),
     { title: 'A checkpoint', mimeType: 'application/json' },
-    async (uri, vars) => readCheckpointResource(uri.href, String(vars.skill)),
+    async (uri, vars) => track(readCheckpointResource(uri.href, String(vars.skill))),
   );
   // resources/read judged by the URI as sent. The SDK's own handler reads it as a URL first,
   // which resolves dot segments (checkpoint://api/../README became checkpoint://api/README) and
@@ -349,7 +352,7 @@ export function createServer(opts: McpOptions): { server: McpServer; close: () =
   server.server.setRequestHandler(ReadResourceRequestSchema, async (req) => {
     const uri = req.params.uri;
     if (uri === README_URI) return readme(uri);
-    if (uri.startsWith(SCHEME)) return readCheckpointResource(uri, uri.slice(SCHEME.length));
+    if (uri.startsWith(SCHEME)) return track(readCheckpointResource(uri, uri.slice(SCHEME.length)));
     throw rpcError(new CheckpointError('E_NOT_FOUND', `no resource ${quoted(uri)}: this server serves ${SCHEME}<skill> and ${README_URI}`, { hint: 'resources/list names them' }), RESOURCE_NOT_FOUND);
   });
   server.server.setRequestHandler(SubscribeRequestSchema, async (req) => {
@@ -385,24 +388,26 @@ export function createServer(opts: McpOptions): { server: McpServer; close: () =
       description: 'What a fresh session should read first: the resume briefing (decisions waiting on the user, the next action, key decisions, files).',
       argsSchema: { skill: z.string().optional(), cwd: z.string().optional() },
     },
-    async (args) => {
-      let text: string;
-      try {
-        const dir = await projectDir(args.cwd);
-        const skill = args.skill ? [args.skill] : [];
-        const cap = await invoke('resume', ['--', ...skill], dir, false);
-        // Briefing and notes within the default budget together, as the resume tool gives them.
-        text = await resumeText((n) => [`--max-chars=${n}`, '--', ...skill], dir, cap.err.filter((l) => l.trim()));
-      } catch (e) {
-        // A refusal is the request's error, never a message the model would read as its briefing.
-        throw rpcError(e);
-      }
-      return {
-        description: 'checkpoint resume briefing',
-        messages: [{ role: 'user' as const, content: { type: 'text' as const, text: `Resume from the project's checkpoint. Read this briefing first; where it says ASK THE USER, ask before acting.\n\n${text}` } }],
-      };
-    },
+    (args) => track(resumeSession(args)),
   );
+  /** The resume-session prompt: the resume briefing, its notes beside it, for a fresh session to read first. */
+  async function resumeSession(args: { skill?: string; cwd?: string }) {
+    let text: string;
+    try {
+      const dir = await projectDir(args.cwd);
+      const skill = args.skill ? [args.skill] : [];
+      const cap = await invoke('resume', ['--', ...skill], dir, false);
+      // Briefing and notes within the default budget together, as the resume tool gives them.
+      text = await resumeText((n) => [`--max-chars=${n}`, '--', ...skill], dir, cap.err.filter((l) => l.trim()));
+    } catch (e) {
+      // A refusal is the request's error, never a message the model would read as its briefing.
+      throw rpcError(e);
+    }
+    return {
+      description: 'checkpoint resume briefing',
+      messages: [{ role: 'user' as const, content: { type: 'text' as const, text: `Resume from the project's checkpoint. Read this briefing first; where it says ASK THE USER, ask before acting.\n\n${text}` } }],
+    };
+  }
 
   // registerTool and registerPrompt advertise listChanged: this server's tools and prompt never change while it runs.
   server.server.registerCapabilities({ tools: { listChanged: false }, prompts: { listChanged: false } });

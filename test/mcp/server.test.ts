@@ -300,6 +300,31 @@ describe('checkpoint mcp', () => {
     expect(disk(dir).context_primer.key_decisions.filter((d: string) => d.startsWith('decision ')).sort()).toEqual([1, 2, 3, 4, 5].map((i) => `decision ${i}`));
   });
 
+  it('a host that asks for the prompt and resources, then closes the pipe, gets every answer (red team 62e 01)', async () => {
+    const dir = repo();
+    // generated_files sends resume to git for each file: the briefing is still being made when the input ends.
+    messy(dir);
+    commitAll(dir, 'checkpoint');
+    const requests: [string, Record<string, unknown>][] = [
+      ['prompts/get', { name: 'resume-session', arguments: {} }],
+      ['resources/read', { uri: 'checkpoint://api' }],
+      ['resources/list', {}],
+      ['prompts/get', { name: 'resume-session', arguments: { skill: 'api' } }],
+      ['tools/call', { name: 'resume', arguments: {} }],
+    ];
+    const lines = [
+      { jsonrpc: '2.0', id: 0, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'pipe', version: '1' } } },
+      { jsonrpc: '2.0', method: 'notifications/initialized' },
+      ...requests.map(([method, params], i) => ({ jsonrpc: '2.0', id: i + 1, method, params })),
+    ];
+    const out = await pipeMcp(dir, [lines.map((l) => `${JSON.stringify(l)}\n`).join('')]);
+    const answers = new Map(out.split('\n').filter(Boolean).map((l) => JSON.parse(l) as { id: number; result?: Record<string, unknown> }).map((a) => [a.id, a]));
+    expect([...answers.keys()].sort()).toEqual([0, 1, 2, 3, 4, 5]);
+    for (const id of [1, 4]) expect(JSON.stringify(answers.get(id)!.result)).toContain('Write the auth middleware tests');
+    expect(answers.get(2)!.result).toMatchObject({ contents: [{ uri: 'checkpoint://api' }] });
+    expect(answers.get(3)!.result!.resources).toContainEqual(expect.objectContaining({ uri: 'checkpoint://api' }));
+  });
+
   it('an update the readers could not take back (5 MB, or nested 100,000 deep) is a clean tool error; the file stays byte-identical', async () => {
     const dir = repo();
     const before = messy(dir);
