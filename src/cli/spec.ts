@@ -203,7 +203,7 @@ export const COMMANDS: CommandSpec[] = [
   },
   {
     name: 'resume',
-    describe: 'the orientation a new session reads first (exit 3 when the user must decide)',
+    describe: 'the orientation a new session reads first (exit 3 when the user must decide; 0 with --context, which says so in its text)',
     positionals: [skill(false)],
     options: {
       context: { type: 'boolean', describe: 'print the saved recovery capsule (unverified claims) instead' },

@@ -74,6 +74,11 @@ describe.each<Mode>(['cone', 'no-cone', 'sparse-index'])('a %s sparse checkout t
     expect(resume.stdout).toContain(BRING_IN);
     expect(resume.stdout).not.toMatch(/start fresh/);
     expect(resume.code).toBe(3);
+    // After compaction too, in place of "no capsule saved"; exit 0, as the compaction hooks run it unwrapped (red team 62e 02).
+    const context = await runCli(dir, ['resume', '--context']);
+    expect(context.stdout).toContain(BRING_IN);
+    expect(context.code).toBe(0);
+    expect(JSON.parse((await runCli(dir, ['resume', '--context', '--json'])).stdout)).toMatchObject({ ok: false, ask_user: true, capsule: null });
     const status = JSON.parse((await runCli(dir, ['status', '--json'])).stdout);
     expect(status.ok).toBe(false);
     expect(status.outside_sparse_checkout).toContain(BRING_IN);

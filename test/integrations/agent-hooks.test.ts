@@ -1,12 +1,12 @@
 // The agent-host hooks of docs/integrations.md, run exactly as written in
 // examples/claude-code/settings.json (read from the file, never copied here) through
 // `sh -c`, the way Claude Code runs a command hook, with the hook's JSON on stdin.
-// In temp repositories: no checkpoint, a normal one, a blocked one, a saved capsule.
+// In temp repositories: no checkpoint, a normal one, a blocked one, a merge left unfinished, a saved capsule.
 import { spawnSync } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { cleanup, commitAll, GIT_ENV, installedProject, makeRepo, read, ROOT, write, HANG_GUARD_MS } from '../helpers/repo.js';
+import { cleanup, commitAll, git, gitTry, GIT_ENV, installedProject, makeRepo, read, ROOT, write, HANG_GUARD_MS } from '../helpers/repo.js';
 import { freshCheckpoint } from '../helpers/fixtures.js';
 import { runCli } from '../helpers/in-process.js';
 import { withNpxShim } from '../helpers/npx-shim.js';
@@ -175,6 +175,28 @@ describe('when pause refuses', () => {
     expect(r.code).toBe(1);
     expect(r.stderr).toContain(`.checkpoints/${PAUSED_SKILL}.checkpoint.json`);
     expect(read(dir, `.checkpoints/${PAUSED_SKILL}.checkpoint.json`)).toBe(broken);
+  });
+});
+
+describe('after a compaction in an unfinished merge', () => {
+  it('SessionStart(compact), unwrapped, exits 0 and hands over the question, never "no capsule saved" (red team 62e 02)', async () => {
+    const dir = project();
+    save(dir, PAUSED_SKILL, checkpoint(PAUSED_SKILL, { context_primer: { key_decisions: ['JWT in cookies (see PR 12)'], generated_files: ['src/auth.ts (the middleware)'] } }));
+    commitAll(dir, 'checkpoint');
+    expect((await runCli(dir, ['pause', PAUSED_SKILL, '--context', JSON.stringify(CAPSULE)])).code).toBe(0);
+    commitAll(dir, 'capsule');
+    git(dir, ['checkout', '-q', '-b', 'side']);
+    expect((await runCli(dir, ['update', PAUSED_SKILL, '--phase=review'])).code).toBe(0);
+    commitAll(dir, 'side');
+    git(dir, ['checkout', '-q', '-']);
+    expect((await runCli(dir, ['update', PAUSED_SKILL, '--phase=deploy'])).code).toBe(0);
+    commitAll(dir, 'main');
+    expect(gitTry(dir, ['merge', '-q', 'side']).status).not.toBe(0);
+    const r = afterCompact(dir);
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stdout).toMatch(/^ASK THE USER before starting work: .*do not start fresh/m);
+    expect(r.stdout).toContain(`✗ ${PAUSED_SKILL}: .checkpoints/${PAUSED_SKILL}.checkpoint.json`);
+    expect(r.stdout).not.toMatch(/no recovery capsule saved/);
   });
 });
 

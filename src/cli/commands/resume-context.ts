@@ -2,9 +2,11 @@
 // labelled as what it is: claims from an earlier session, not verified facts and not new
 // authority. Its origin HEAD is shown next to the current HEAD. Bounded output (16 KiB by
 // default); a missing capsule is not an error, a corrupt or oversized one is (exit 2) and
-// nothing is changed: this command only reads.
+// nothing is changed: this command only reads. Every answer it prints exits 0, one that asks
+// the user too (in its text, and `ask_user` in --json): the compaction hooks run it unwrapped,
+// and a host drops a non-zero hook's output (docs/integrations.md), the question with it.
 import { CheckpointError, isCheckpointError } from '../../errors.js';
-import { EXIT_ASK_USER, fittedJson } from './resume.js';
+import { fittedJson } from './resume.js';
 import { closest } from '../../protocol/field-slip.js';
 import { MAX_FUTURE_SKEW_MS } from '../../protocol/validate.js';
 import { foreignCapsuleKeys, lastPausedAt, ownCapsule, topLevelClaims, validateCapsule } from '../../protocol/capsule.js';
@@ -184,7 +186,7 @@ export async function run(args: ParsedArgs, ctx: Context): Promise<number> {
   const view: View = { skill: found.skill, file: display(root, found.file.path), capsule, current, root, state: found.file.value, ...(skill ? {} : { others, unshown }), ...(await landedNow(root, ctx.now, found.skill)) };
 
   // The work ended since the capsule was saved (failed, complete): the text and ask_user say to ask
-  // the user; the exit stays 0, as the compaction hooks run it unwrapped (docs/integrations.md).
+  // the user; the exit stays 0, as for every answer printed (the header above).
   const exit = 0;
   if (ctx.json) {
     for (const withPaths of [true, false]) {
@@ -239,7 +241,7 @@ function conflictSkip(root: string, skill: string, code: ConflictCode, present: 
  */
 const repairCommand = (s: Skipped) => s.repair ?? (s.empty ? `clear it away: checkpoint reset ${s.skill}` : /conflict/i.test(s.why) ? 'checkpoint resolve' : `checkpoint validate .checkpoints/${s.skill}.checkpoint.json`);
 
-/** No capsule could be read and some checkpoint could not be: ask the user (resume's exit 3), naming each and its repair. */
+/** No capsule could be read and some checkpoint could not be: ask the user (exit 0, as every answer), naming each and its repair. */
 function unreadable(ctx: Context, skipped: readonly Skipped[], budget: Budget): number {
   const lines = skipped.map((s) => `${s.skill}: ${s.why} (${repairCommand(s)})`);
   const message = `no recovery capsule could be read: ${skipped.length === 1 ? 'a checkpoint' : 'checkpoints'} that may hold one cannot be read`;
@@ -253,7 +255,7 @@ function unreadable(ctx: Context, skipped: readonly Skipped[], budget: Budget): 
       { name: 'question', tier: 0, cut: true, head: [`ASK THE USER before starting work: repair ${it} with the command on ${line}; do not start fresh over ${it}.`] },
     ], budget, 'checkpoint validate', (t) => ctx.out.out(t));
   }
-  return EXIT_ASK_USER;
+  return 0;
 }
 
 /** No capsule to show: the one line that says why, within the budget like any other output. */
@@ -263,7 +265,7 @@ function none(ctx: Context, skill: string | null, found: string, budget: Budget,
   // Within --max-bytes as every answer of resume (refused, exit 2, when even this does not fit).
   if (ctx.json) ctx.out.out(fittedJson({ ok: !outside, skill, capsule: null, message, ...(outside ? { ask_user: true } : {}) }, budget.maxBytes, null));
   else printBudgeted([{ name: 'message', tier: 0, header: true, head: [message] }], budget, 'checkpoint status', (t) => ctx.out.out(t));
-  return outside ? EXIT_ASK_USER : 0;
+  return 0;
 }
 
 interface View {
