@@ -17,6 +17,7 @@ import { assertSkillName } from '../store/skill-name.js';
 import { CHECKPOINTS_README } from '../store/readme.js';
 import { asFailure, documentOf, invoke, ToolFailure, type Captured } from './invoke.js';
 import { resumeText } from './resume-text.js';
+import { DEFAULT_MAX_CHARS } from '../cli/render/budget.js';
 import { terminalSafeJson } from '../cli/render/json-text.js';
 import { CancelledNotificationSchema, McpServer, ReadResourceRequestSchema, ResourceTemplate, RootsListChangedNotificationSchema, StdioServerTransport, SubscribeRequestSchema, UnsubscribeRequestSchema, z } from './sdk.js';
 import { Batches } from './batch.js';
@@ -54,6 +55,8 @@ const SCHEME = 'checkpoint://';
 const ROOTS_TIMEOUT_MS = 10_000;
 const REQUEST_TIMEOUT = -32001;
 const README_URI = `${SCHEME}README`;
+/** What the resume-session prompt says before the briefing: it counts within the prompt's budget. */
+const PROMPT_PREAMBLE = "Resume from the project's checkpoint. Read this briefing first; where it says ASK THE USER, ask before acting.\n\n";
 
 const failure = (f: ToolFailure): Result => ({ content: [{ type: 'text', text: f.text }], structuredContent: { ok: false, error: { code: f.code, message: f.text, hint: f.hint } }, isError: true });
 
@@ -397,15 +400,15 @@ export function createServer(opts: McpOptions): { server: McpServer; close: () =
       const dir = await projectDir(args.cwd);
       const skill = args.skill ? [args.skill] : [];
       const cap = await invoke('resume', ['--', ...skill], dir, false);
-      // Briefing and notes within the default budget together, as the resume tool gives them.
-      text = await resumeText((n) => [`--max-chars=${n}`, '--', ...skill], dir, cap.err.filter((l) => l.trim()));
+      // Preamble, briefing and notes within the default budget together, as the resume tool keeps its text.
+      text = await resumeText((n) => [`--max-chars=${n}`, '--', ...skill], dir, cap.err.filter((l) => l.trim()), DEFAULT_MAX_CHARS - PROMPT_PREAMBLE.length);
     } catch (e) {
       // A refusal is the request's error, never a message the model would read as its briefing.
       throw rpcError(e);
     }
     return {
       description: 'checkpoint resume briefing',
-      messages: [{ role: 'user' as const, content: { type: 'text' as const, text: `Resume from the project's checkpoint. Read this briefing first; where it says ASK THE USER, ask before acting.\n\n${text}` } }],
+      messages: [{ role: 'user' as const, content: { type: 'text' as const, text: `${PROMPT_PREAMBLE}${text}` } }],
     };
   }
 

@@ -1009,6 +1009,19 @@ describe('checkpoint mcp: resume within max_chars', () => {
     expect(body.length).toBeLessThan(9000);
     expect(body).toContain('left out unreadable or invalid checkpoint: web');
   });
+
+  it('the resume-session prompt keeps to the default budget with its preamble, over a briefing that fills it (red team 62e 03)', async () => {
+    const dir = repo();
+    messy(dir, { context_primer: { key_decisions: Array.from({ length: 100 }, (_, i) => `D${i} (see PR ${i}) ${'w'.repeat(100)}`), generated_files: ['src/x.ts (PR 12)'] } });
+    const c = await connect(dir);
+    const prompt = await c.getPrompt({ name: 'resume-session', arguments: {} });
+    const body = (prompt.messages[0]!.content as { text: string }).text;
+    // As the CLI counts its output: the text and the newline that would end it.
+    expect(body.length + 1).toBeLessThanOrEqual(9000);
+    expect(body).toMatch(/^Resume from the project's checkpoint\. .*\n\nRESUMING: api on /);
+    expect(body).toContain('Next: Write the auth middleware tests');
+    expect(body).toMatch(/… left out to fit the output budget: .*key decisions/);
+  });
 });
 
 describe('checkpoint mcp: pause refuses a capsule key that reaches a prototype', () => {
