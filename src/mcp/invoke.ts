@@ -18,10 +18,18 @@ export interface Captured {
 
 /** A CheckpointError (or a refused file operation) as the CLI prints it: one line plus a hint. */
 export class ToolFailure extends Error {
-  /** `text` is the whole one-line refusal, as the CLI prints it; `hint` its what-to-do part alone (as `--json` gives it). */
-  constructor(readonly text: string, readonly code: string, readonly hint: string | null = null) {
+  /**
+   * `text` is the whole one-line refusal, as the CLI prints it; `reason` and `hint` its what-went-wrong
+   * and what-to-do parts alone, without the `checkpoint: ` prefix (as `--json` gives them).
+   */
+  constructor(readonly text: string, readonly code: string, readonly reason: string, readonly hint: string | null = null) {
     super(text);
   }
+}
+
+/** A refused call as its tool result: its text the CLI's one line, its structured content the CLI's `--json` error (message and hint apart). */
+export function toolError(f: ToolFailure) {
+  return { content: [{ type: 'text' as const, text: f.text }], structuredContent: { ok: false, error: { code: f.code, message: f.reason, hint: f.hint } }, isError: true as const };
 }
 
 /**
@@ -66,12 +74,14 @@ export async function invoke(name: string, argv: string[], cwd: string, json: bo
 export function asFailure(e: unknown): ToolFailure {
   if (e instanceof ToolFailure) return e;
   // One prefix, as the CLI prints it (main.ts): a usage error naming its command already has one.
-  if (isCheckpointError(e)) return new ToolFailure(`${e.code === 'E_USAGE' && e.message.startsWith('checkpoint ') ? '' : 'checkpoint: '}${withHint(e.message, e.hint)}`, e.code, e.hint ?? null);
+  if (isCheckpointError(e)) return new ToolFailure(`${e.code === 'E_USAGE' && e.message.startsWith('checkpoint ') ? '' : 'checkpoint: '}${withHint(e.message, e.hint)}`, e.code, e.message, e.hint ?? null);
   const err = e as NodeJS.ErrnoException;
   if (refusedAccessOrRoom(err?.code)) {
-    return new ToolFailure(`checkpoint: ${withHint(err.message, PERMISSION_HINT)}`, err.code, PERMISSION_HINT);
+    return new ToolFailure(`checkpoint: ${withHint(err.message, PERMISSION_HINT)}`, err.code, err.message, PERMISSION_HINT);
   }
-  return new ToolFailure(`checkpoint: internal error: ${withHint(String(err?.message ?? e), 'this is a bug in checkpoint; please report it')}`, 'E_INTERNAL');
+  const internal = `internal error: ${String(err?.message ?? e)}`;
+  const report = 'this is a bug in checkpoint; please report it';
+  return new ToolFailure(`checkpoint: ${withHint(internal, report)}`, 'E_INTERNAL', internal, report);
 }
 
 /** The command's JSON document: what it printed with out.json, else its stdout parsed (show, resume --context). */

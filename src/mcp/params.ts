@@ -5,6 +5,8 @@
 // an unknown tool is Invalid params too, and arguments that do not fit a tool's schema a tool
 // error in the CLI's words.
 import { quoted, shown } from '../one-line.js';
+import { CheckpointError } from '../errors.js';
+import { asFailure, toolError } from './invoke.js';
 import { ClientRequestSchema, z } from './sdk.js';
 import { TOOLS } from './tools.js';
 
@@ -14,7 +16,7 @@ const INVALID_PARAMS = -32602;
 const SCHEMAS = new Map(ClientRequestSchema.options.map((s) => [s.shape.method.value as string, s]));
 
 type Refusal = { jsonrpc: '2.0'; id: string | number; error: { code: number; message: string; data: { code: 'E_USAGE'; path: string } } };
-type ToolRefusal = { jsonrpc: '2.0'; id: string | number; result: { content: { type: 'text'; text: string }[]; structuredContent: Record<string, unknown>; isError: true } };
+type ToolRefusal = { jsonrpc: '2.0'; id: string | number; result: ReturnType<typeof toolError> };
 
 /**
  * Each tool's arguments: an object of its shape and nothing else. The SDK's own check drops a key
@@ -78,9 +80,8 @@ function invalidToolArguments(m: { id: string | number; params?: unknown }): Ref
   const result = schema.safeParse(params.arguments ?? {});
   if (result.success) return null;
   const { path, why, more } = firstIssue(result.error, Object.keys(schema.shape));
-  const hint = 'tools/list gives each tool\'s input schema';
-  const text = `checkpoint: invalid argument ${path ? `${shown(path)} ` : ''}for tool ${params.name}: ${shown(why)}${more}; hint: ${hint}`;
-  return { jsonrpc: '2.0', id: m.id, result: { content: [{ type: 'text', text }], structuredContent: { ok: false, error: { code: 'E_USAGE', message: text, hint } }, isError: true } };
+  const refused = new CheckpointError('E_USAGE', `invalid argument ${path ? `${shown(path)} ` : ''}for tool ${params.name}: ${shown(why)}${more}`, { hint: 'tools/list gives each tool\'s input schema' });
+  return { jsonrpc: '2.0', id: m.id, result: toolError(asFailure(refused)) };
 }
 
 /** The first issue in the CLI's words; an unknown key of a tool's arguments names the ones it takes (`known`). */

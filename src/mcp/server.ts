@@ -15,7 +15,7 @@ import { assertProjectFolder, isProjectFolder } from '../store/root.js';
 import { resolveGitDirsSync } from '../git/locate.js';
 import { assertSkillName } from '../store/skill-name.js';
 import { CHECKPOINTS_README } from '../store/readme.js';
-import { asFailure, documentOf, invoke, ToolFailure, type Captured } from './invoke.js';
+import { asFailure, documentOf, invoke, toolError, ToolFailure, type Captured } from './invoke.js';
 import { resumeText } from './resume-text.js';
 import { DEFAULT_MAX_CHARS } from '../cli/render/budget.js';
 import { terminalSafeJson } from '../cli/render/json-text.js';
@@ -58,7 +58,6 @@ const README_URI = `${SCHEME}README`;
 /** What the resume-session prompt says before the briefing: it counts within the prompt's budget. */
 const PROMPT_PREAMBLE = "Resume from the project's checkpoint. Read this briefing first; where it says ASK THE USER, ask before acting.\n\n";
 
-const failure = (f: ToolFailure): Result => ({ content: [{ type: 'text', text: f.text }], structuredContent: { ok: false, error: { code: f.code, message: f.text, hint: f.hint } }, isError: true });
 
 /** A folder (following links); false for anything else, or a path the system refuses to look at. */
 function isFolder(path: string): boolean {
@@ -276,7 +275,7 @@ export function createServer(opts: McpOptions): { server: McpServer; close: () =
         ...(cap.code >= 2 ? { isError: true } : {}),
       };
     } catch (e) {
-      return failure(asFailure(e));
+      return toolError(asFailure(e));
     }
   }
 

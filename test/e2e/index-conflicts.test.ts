@@ -460,7 +460,9 @@ describe('the MCP write tools over a checkpoint git holds unmerged', () => {
       const cli = (await runCli(dir, argv)).stderr.trim();
       expect(tool.isError, name).toBe(true);
       expect(tool.content.map((c) => c.text).join('\n')).toBe(cli);
-      expect(tool.structuredContent).toMatchObject({ ok: false, error: { code: 'E_CONFLICT', message: cli } });
+      // The CLI's --json error: the message and the hint apart (red team 62e 05).
+      expect(tool.structuredContent).toEqual(JSON.parse((await runCli(dir, [...argv, '--json'])).stdout));
+      expect(tool.structuredContent).toMatchObject({ ok: false, error: { code: 'E_CONFLICT' } });
       expect(cli).toMatch(/^checkpoint: refused to .*modify\/delete conflict \(DU\).*checkpoint resolve --accept-deletion/);
     }
     expect(fileBytes(dir)).toEqual(file);
@@ -495,7 +497,7 @@ describe('done and pause over a file a merge left holding conflict markers', () 
       const tool = (await client.callTool({ name, arguments: args })) as { content: { text: string }[]; structuredContent?: Record<string, unknown>; isError?: boolean };
       expect(tool.isError, name).toBe(true);
       expect(tool.content.map((c) => c.text).join('\n')).toBe(`checkpoint: ${line(act)}; hint: ${hint}`);
-      expect(tool.structuredContent).toEqual({ ok: false, error: { code: 'E_CONFLICT', message: `checkpoint: ${line(act)}; hint: ${hint}`, hint } });
+      expect(tool.structuredContent).toEqual({ ok: false, error: { code: 'E_CONFLICT', message: line(act), hint } });
     }
     expect(fileBytes(dir)).toEqual(file);
     expect(indexBytes(dir).equals(index)).toBe(true);

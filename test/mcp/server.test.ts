@@ -249,6 +249,32 @@ describe('checkpoint mcp', () => {
     expect((await call(c, 'next')).structuredContent).toMatchObject({ next: { skill: 'api' } });
   });
 
+  it('a refusal\'s structured content is the CLI\'s --json error: code, the message alone, the hint alone (red team 62e 05)', async () => {
+    const dir = repo();
+    const before = messy(dir);
+    const c = await connect(dir);
+    const alike: [string, Record<string, unknown>, string[]][] = [
+      ['show', { skill: 'nope' }, ['show', 'nope']],
+      ['update', { skill: 'api', ops: [{ path: 'status', value: 'bogus' }] }, ['update', 'api', '--status=bogus']],
+      ['update', { skill: 'API', ops: [{ path: 'step', value: 'x' }] }, ['update', 'API', '--step=x']],
+      ['done', { skill: 'web' }, ['done', 'web']],
+    ];
+    for (const [tool, args, argv] of alike) {
+      const r = await call(c, tool, args);
+      const cli = JSON.parse((await runCli(dir, [...argv, '--json'])).stdout) as { error: { code: string; message: string; hint: string | null } };
+      expect(r.structuredContent, `${tool} ${JSON.stringify(args)}`).toEqual(cli);
+      expect(cli.error.message).not.toContain('; hint: ');
+    }
+    // A refusal only the server makes has the same shape: its text is the prefix, the message, then the hint.
+    for (const [tool, args] of [['done', { skill: 'api', timeout: 5 }], ['status', { cwd: 'relative/dir' }], ['doctor', { online: 'http://127.0.0.1:9/secret' }]] as const) {
+      const r = await call(c, tool, args);
+      const { error } = r.structuredContent as { error: { code: string; message: string; hint: string } };
+      expect(error.message).not.toMatch(/^checkpoint: |; hint: /);
+      expect(text(r)).toBe(`checkpoint: ${error.message}; hint: ${error.hint}`);
+    }
+    expect(readFileSync(join(dir, FILE), 'utf8')).toBe(before);
+  });
+
   it('show without a skill over a file that does not parse: the readable ones exact, the other in _errors; show of it alone refuses as a read', async () => {
     const dir = repo();
     const api = messy(dir);
