@@ -14,13 +14,14 @@ import { readActionText, repairPlan } from '../protocol/repairable.js';
 import { fieldPlaces, listEntries } from '../protocol/field-places.js';
 import { shellQuote } from '../install/driver-command.js';
 import type { Finding } from './types.js';
+import { markGoneCommand, resaveCommand, updateIt } from './fix-commands.js';
 import { lookupVerified, type Evidence } from './evidence.js';
 import { mayPrecedeUnzonedSave, queuedAt, toSeconds, unzonedSave, type Unzoned } from './instants.js';
 import { broughtInBy, descendsFrom } from './after.js';
 import { actionLandings } from './follow-ups.js';
 import { waitLandings } from './blocker-waits.js';
 import { withActionRefs, workTexts } from '../protocol/action-refs.js';
-import { bracketsOnly, commitToken, entryParts, globBase, goneNote, hasGlob, HOME_PATH, isGuessedCommitToken, parseEntry, plannedNote, proseParts, underProjectName, WINDOWS_ABSOLUTE, type EntryTarget } from './entries.js';
+import { bracketsOnly, commitToken, entryNote, entryParts, globBase, goneNote, hasGlob, HOME_PATH, isGuessedCommitToken, parseEntry, plannedNote, proseParts, underProjectName, WINDOWS_ABSOLUTE, type EntryTarget } from './entries.js';
 import { globMatcher } from '../glob.js';
 import { matchGlob, type OddMatch } from './match-files.js';
 import { gainedFiles } from './gained.js';
@@ -655,13 +656,15 @@ export function checkGeneratedFiles(cp: Checkpoint, ctx: FileContext): (uncommit
   const addedAfter = (test: (path: string) => boolean, candidates: readonly number[]): Map<string, number> =>
     gainedFiles(candidates.flatMap((i) => (madeAfter(commits[i]!) && !own.has(i) ? [[i, commits[i]!] as const] : [])), test);
   // A named file the work tree lacks (a listed path, a brace's literal alternative), judged once git has said what is uncommitted.
-  const missingNamed = (rel: string, path: string, entry: string): Finding | Absent => {
+  // `alone`: whether the entry names that file only (its fix then marks the entry: markGoneCommand).
+  // `unknown`: a bare name's note, when git knows no such file (missingFile).
+  const missingNamed = (rel: string, path: string, entry: string, alone: boolean, unknown?: Finding): Finding | Absent => {
     // "src/a.ts (deleted)": the checkpoint itself says the file is gone on purpose.
     const gone = goneNote(entry);
     // "docs/api.md — to write": not made yet, as it says, unless git or the work tree shows it was.
     const planned = plannedNote(entry);
-    const notYet: Finding | undefined = planned === null ? undefined : { ...base, level: 'info', path, message: `${shown(rel)} is not made yet, as its entry says (${shown(planned)}); not checked`, evidence: { file: rel } };
-    return gone === null ? missingFile(rel, path, cp, ctx, notYet) : { ...base, level: 'info', path, message: `${shown(rel)} is missing, as its entry says (${shown(gone)}); not checked`, evidence: { file: rel } };
+    const notYet: Finding | undefined = planned === null ? unknown : { ...base, level: 'info', path, message: `${shown(rel)} is not made yet, as its entry says (${shown(planned)}); not checked`, evidence: { file: rel } };
+    return gone === null ? missingFile(rel, path, cp, ctx, alone ? entry : null, notYet) : { ...base, level: 'info', path, message: `${shown(rel)} is missing, as its entry says (${shown(gone)}); not checked`, evidence: { file: rel } };
   };
   const targets = generatedTargets(cp, ctx.root, undefined, exists);
   // A file two entries name (a literal and a glob, or the same path with and without a note) is
@@ -670,12 +673,14 @@ export function checkGeneratedFiles(cp: Checkpoint, ctx: FileContext): (uncommit
   // A file an entry lists is judged under it, whatever prose elsewhere names it too.
   const listed = new Set(targets.flatMap((t) => (t.target.kind === 'path' && t.rel !== null && !t.prose ? [t.rel] : [])));
   const reported = new Set<string>();
-  for (const { path, entry, target, rel, prose } of targets) {
+  for (const { path, entry, part, target, rel, prose } of targets) {
+    // The entry when it is this one target, not one of the files it lists or its prose names.
+    const alone = !prose && part === entry.trim();
     if (target.kind === 'note') {
       const what = target.struck !== undefined ? 'is struck out (crossed off the list)' : target.excluded ? 'is an exclusion (a pattern to leave out), not a file' : target.url === undefined ? 'names no file' : `names a URL${target.url === entry.trim() ? '' : ` (${shown(target.url)})`}, not a file in this checkout`;
       const note: Finding = { ...base, level: 'info', path, message: `${quoted(entry)} ${what}; read as a note, not checked` };
       // A bare name ("Makefile") is a file when git knows it: judged as any missing file, else a note.
-      findings.push(target.name === undefined ? note : missingFile(target.name, path, cp, ctx, note));
+      findings.push(target.name === undefined ? note : missingNamed(target.name, path, entry, alone, note));
       continue;
     }
     if (target.kind === 'pattern') {
@@ -700,7 +705,7 @@ export function checkGeneratedFiles(cp: Checkpoint, ctx: FileContext): (uncommit
       if (!matches.length && !wild) {
         for (const r of absent) {
           reported.add(r);
-          findings.push(missingNamed(r, path, entry));
+          findings.push(missingNamed(r, path, entry, false));
         }
         continue;
       }
@@ -716,6 +721,9 @@ export function checkGeneratedFiles(cp: Checkpoint, ctx: FileContext): (uncommit
           findings.push({ ...base, level: 'info', path, message: `${shown(target.text)} matches no file in this checkout: ${submoduleNotCheckedOut(subs)}; not checked`, evidence: { file: target.text } });
         } else if ([...outside.files].some(test) || folded) {
           findings.push({ ...base, level: 'info', path, message: `${shown(target.text)} matches no file in this checkout; a sparse checkout leaves out what it may name; not checked`, evidence: { file: target.text } });
+        } else if (goneNote(entry) !== null) {
+          // "src/gen/*.ts (deleted)": gone on purpose, as a listed file's note says (missingNamed).
+          findings.push({ ...base, level: 'info', path, message: `${shown(target.text)} matches no file, as its entry says (${shown(entryNote(entry))}); not checked`, evidence: { file: target.text } });
         } else {
           // Its last match deleted or renamed away: that commit named, so a push making it is the cause.
           const removal = touched.matching(test).flatMap((i) => {
@@ -723,13 +731,15 @@ export function checkGeneratedFiles(cp: Checkpoint, ctx: FileContext): (uncommit
             return ch ? [{ commit: commits[i]!, ch }] : [];
           })[0];
           const how = removal && `its last match ${shown(removal.ch.from ?? removal.ch.path)} was ${removal.ch.status === 'D' ? 'deleted' : `renamed to ${shown(removal.ch.path)}`} in ${short(removal.commit.sha)} ${quoted(removal.commit.subject)}`;
+          // A removal known is one the entry can say: none named, nothing to say it with.
+          const fix = removal && markGoneCommand(cp.skill, path, alone ? entry : null, removal.ch.status === 'R' ? `renamed to ${removal.ch.path}` : 'deleted');
           const none: Finding = {
-            ...base, level: 'warning', path, message: `${shown(target.text)} matches no file${how ? ` (${how})` : ''}; update the checkpoint`,
+            ...base, level: 'warning', path, message: `${shown(target.text)} matches no file${how ? ` (${how})` : ''}; ${updateIt(fix ?? null)}`, ...(fix ? { fix } : {}),
             evidence: { file: target.text, missing: true, ...(removal ? { sha: removal.commit.sha, date: iso(removal.commit.time) } : {}) },
           };
           // Read as the path it may be: the commit that removed it, when history has one.
           const asPath = target.alternatives.length === 1 && bracketsOnly(target.text) ? repoRelative(ctx.root, target.alternatives[0]!) : null;
-          findings.push(asPath === null ? none : missingFile(asPath, path, cp, ctx, none));
+          findings.push(asPath === null ? none : missingFile(asPath, path, cp, ctx, alone ? entry : null, none));
         }
         continue;
       }
@@ -750,9 +760,12 @@ export function checkGeneratedFiles(cp: Checkpoint, ctx: FileContext): (uncommit
         reported.add(gone);
         const to = removal.change.status === 'R' ? removal.file : null;
         const by = `${short(removal.commit.sha)} ${quoted(removal.commit.subject)}, ${dated(removal.commit, after)}`;
+        // A file the pattern matched, not one it names ("src/{a,b}.ts"): a save after its removal is
+        // what the entry stops counting it on, as for an edit. A named one is missing after it too.
+        const fix = named.has(gone) ? null : resaveCommand(cp.skill);
         findings.push({
-          ...base, level: to ? changed : 'warning', path,
-          message: `${shown(gone)} (matched by ${shown(target.text)}) was ${to ? `renamed to ${to}` : 'deleted'} after the checkpoint was written (${by}); update the checkpoint`,
+          ...base, level: to ? changed : 'warning', path, ...(fix ? { fix } : {}),
+          message: `${shown(gone)} (matched by ${shown(target.text)}) was ${to ? `renamed to ${to}` : 'deleted'} after the checkpoint was written (${by}); ${updateIt(fix)}`,
           evidence: { file: gone, missing: true, sha: removal.commit.sha, date: iso(removal.commit.time), ...(to ? { renamed_to: to } : {}) },
         });
       }
@@ -760,7 +773,7 @@ export function checkGeneratedFiles(cp: Checkpoint, ctx: FileContext): (uncommit
       for (const r of absent) {
         if (reported.has(r)) continue;
         reported.add(r);
-        findings.push(missingNamed(r, path, entry));
+        findings.push(missingNamed(r, path, entry, false));
       }
       if (change) {
         const unzoned = mayPrecedeSave(change.commit);
@@ -794,7 +807,7 @@ export function checkGeneratedFiles(cp: Checkpoint, ctx: FileContext): (uncommit
       continue;
     }
     if (!exists(rel)) {
-      findings.push(missingNamed(rel, path, entry));
+      findings.push(missingNamed(rel, path, entry, alone));
       continue;
     }
     const change = changedAfter((p) => p === rel, touched.matching(rel));
@@ -873,15 +886,22 @@ interface Absent {
  *    HEAD has it and git sees no change, so this checkout does not hold it: a note;
  *  - else it is missing, unexplained; but a bare name (`unknown` given: "Makefile", "TBD") is
  *    a file only when git knows it: missing when the index holds it, else `unknown`, a note.
+ * `entry`: the entry at `path` when it names this file alone; a deletion or rename then names the
+ * update that says so in it (markGoneCommand).
  */
-function missingFile(rel: string, path: string, cp: Checkpoint, ctx: FileContext, unknown?: Finding): Absent {
+function missingFile(rel: string, path: string, cp: Checkpoint, ctx: FileContext, entry: string | null, unknown?: Finding): Absent {
   const base = { check: 'generated_files', skill: cp.skill, path } as const;
+  const fixed = (what: string) => {
+    const fix = markGoneCommand(cp.skill, path, entry, what);
+    return { update: (orRestore?: boolean) => updateIt(fix, orRestore), ...(fix ? { fix } : {}) };
+  };
   const notCheckedOut: Finding = { ...base, level: 'info', message: `${shown(rel)} is not checked out here (sparse checkout or skip-worktree); not checked`, evidence: { file: rel } };
   return {
     absent: rel,
     finding: (uncommitted, midSession, ignored) => {
       // Drift about to be committed, unless the session is mid-work.
-      const deleted: Finding = { ...base, level: midSession ? 'info' : 'warning', message: `${shown(rel)} is missing: deleted or moved in the work tree, not committed; update the checkpoint or restore the file`, evidence: { file: rel, missing: true } };
+      const { update, ...gone } = fixed('deleted');
+      const deleted: Finding = { ...base, level: midSession ? 'info' : 'warning', message: `${shown(rel)} is missing: deleted or moved in the work tree, not committed; ${gone.fix ? update(true) : 'update the checkpoint or restore the file'}`, evidence: { file: rel, missing: true }, ...gone };
       if (uncommitted) return deleted;
       const outside = ctx.outside?.() ?? NOTHING_OUTSIDE;
       if (outside.files.has(rel) || leftOutFolder(outside, rel)) return notCheckedOut;
@@ -906,27 +926,28 @@ function missingFile(rel: string, path: string, cp: Checkpoint, ctx: FileContext
       }
       const by = last ? (removes(last, rel) ? last : null) : ctx.evidence.removals.find((c) => removes(c, rel)) ?? null;
       if (by === null && !last) {
-        const folder = folderRemoval(rel, commits, ctx.evidence.removals);
+        const folder = folderRemoval(rel, commits, ctx.evidence.removals, (to) => fixed(to === null ? 'deleted' : `renamed to ${to}`));
         // Moved away from a complete skill: the code lives on, as for a renamed file.
-        if (folder) return { ...base, message: folder.message, evidence: folder.evidence, level: folder.moved && cp.status === 'complete' ? 'advice' : 'warning' };
+        if (folder) return { ...base, message: folder.message, evidence: folder.evidence, ...(folder.fix ? { fix: folder.fix } : {}), level: folder.moved && cp.status === 'complete' ? 'advice' : 'warning' };
       }
       if (by !== null) {
         const to = by.changes.find((ch) => ch.status === 'R' && ch.from === rel)?.path;
         // A merge that brought a removal in from the other side: the commit that made it, which
         // says why, and the merge by name (a merge's own removal has no such commit).
         const made = !to && by.parents.length > 1 ? touching.map((i) => commits[i]!).find((c) => c.parents.length < 2 && removes(c, rel) && broughtInBy(commits, by, c.sha)) : undefined;
+        const { update, ...fix } = fixed(to ? `renamed to ${to}` : 'deleted');
         if (made) {
           return {
             ...base, level: 'warning',
-            message: `${rel} is missing: deleted in ${short(made.sha)} ${quoted(made.subject)}, merged in ${short(by.sha)}; update the checkpoint (or restore the file)`,
-            evidence: { file: rel, missing: true, sha: made.sha, date: iso(made.time) },
+            message: `${rel} is missing: deleted in ${short(made.sha)} ${quoted(made.subject)}, merged in ${short(by.sha)}; ${update(true)}`,
+            evidence: { file: rel, missing: true, sha: made.sha, date: iso(made.time) }, ...fix,
           };
         }
         return {
           // Renamed away from a complete skill: the code lives on, as when it changes (checkGeneratedFiles).
           ...base, level: to && cp.status === 'complete' ? 'advice' : 'warning',
-          message: to ? `${rel} is missing: renamed to ${to} in ${short(by.sha)}; update the checkpoint` : `${rel} is missing: deleted in ${short(by.sha)} ${quoted(by.subject)}; update the checkpoint (or restore the file)`,
-          evidence: { file: rel, missing: true, sha: by.sha, date: iso(by.time), ...(to ? { renamed_to: to } : {}) },
+          message: to ? `${rel} is missing: renamed to ${to} in ${short(by.sha)}; ${update()}` : `${rel} is missing: deleted in ${short(by.sha)} ${quoted(by.subject)}; ${update(true)}`,
+          evidence: { file: rel, missing: true, sha: by.sha, date: iso(by.time), ...(to ? { renamed_to: to } : {}) }, ...fix,
         };
       }
       if (last || isOutside(outside, rel)) return notCheckedOut;
@@ -984,7 +1005,7 @@ function leftOutFolder(outside: OutsideCheckout, rel: string): boolean {
  * newest commit with a change under it took its last file away, deleting or moving it (every
  * file it renamed went to one other folder: that folder is where it went).
  */
-function folderRemoval(rel: string, commits: readonly CommitInfo[], older: readonly CommitInfo[]): { message: string; evidence: Finding['evidence']; moved: boolean } | null {
+function folderRemoval(rel: string, commits: readonly CommitInfo[], older: readonly CommitInfo[], fixed: (to: string | null) => { update: (orRestore?: boolean) => string; fix?: string }): { message: string; evidence: Finding['evidence']; moved: boolean; fix?: string } | null {
   const name = withoutTrailingSlashes(rel);
   if (!name) return null;
   // Its own name too: a submodule's gitlink is the folder ("vendor/sub/", removed by `git rm vendor/sub`).
@@ -995,10 +1016,12 @@ function folderRemoval(rel: string, commits: readonly CommitInfo[], older: reado
   const targets = new Set(gone.map((ch) => (ch.status === 'R' && ch.path.endsWith(ch.from!.slice(name.length)) ? ch.path.slice(0, ch.path.length - (ch.from!.length - name.length)) : null)));
   const to = targets.size === 1 ? [...targets][0] : null;
   const dest = rel.endsWith('/') && to ? `${to}/` : to;
+  const { update, fix } = fixed(dest ?? null);
   return {
-    message: dest ? `${rel} is missing: renamed to ${dest} in ${short(newest.sha)}; update the checkpoint` : `${rel} is missing: deleted in ${short(newest.sha)} ${quoted(newest.subject)}; update the checkpoint (or restore the file)`,
+    message: dest ? `${rel} is missing: renamed to ${dest} in ${short(newest.sha)}; ${update()}` : `${rel} is missing: deleted in ${short(newest.sha)} ${quoted(newest.subject)}; ${update(true)}`,
     evidence: { file: rel, missing: true, sha: newest.sha, date: iso(newest.time), ...(dest ? { renamed_to: dest } : {}) },
     moved: dest !== null,
+    ...(fix ? { fix } : {}),
   };
 }
 

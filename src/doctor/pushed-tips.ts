@@ -413,7 +413,8 @@ async function checkTipFiles(root: string, history: GitHistory, trees: TipTrees,
     const target = parsed.kind === 'note' && parsed.name !== undefined && touched.has(parsed.name) ? { kind: 'path' as const, path: parsed.name } : parsed;
     if (target.kind === 'pattern') {
       // A brace of literal alternatives alone ("lib/{a,b}.ts") names files, each judged as listed (below), not a pattern matching nothing.
-      if (target.alternatives.some(hasGlob)) out.push(...(await tipPatternGone(root, history, tip, commits, target, path, mapped, { ...base, where })));
+      // One whose note says its files are gone ("src/gen/*.ts (deleted)") may match nothing, as the work tree's check reads it.
+      if (target.alternatives.some(hasGlob) && goneNote(entry) === null) out.push(...(await tipPatternGone(root, history, tip, commits, target, path, mapped, { ...base, where })));
       patterns.push({ target, path, entry });
       continue;
     }

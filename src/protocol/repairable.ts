@@ -55,7 +55,7 @@ const flagValue = (v: string) => (v.length <= MAX_FIX_TEXT ? pasteWord(v) : null
  * with the JSON string where plain text would be refused (a text starting ":json", one shaped like
  * a hint's placeholder, `<phase>`); null when too long.
  */
-const textAssign = (v: string): string | null => {
+export const textAssign = (v: string): string | null => {
   const plain = !v.startsWith(':json') && !PLACEHOLDER.test(v);
   const value = flagValue(plain ? v : JSON.stringify(v));
   return value === null ? null : `${plain ? '' : ':json'}=${value}`;

@@ -94,7 +94,7 @@ describe('checkGeneratedFiles over a walk', () => {
           // None on disk: named with the newest commit that deleted or renamed away a match, if one did.
           const test = TESTS[entry]!;
           const removal = commits.find((c) => c.changes.some((x) => (x.status === 'D' && test(x.path)) || (x.from !== undefined && test(x.from) && !test(x.path))));
-          expect(found?.message).toMatch(removal ? /^\*\*\/\*\.md matches no file \(its last match .+ was (deleted|renamed to .+) in [0-9a-f]{7} ".*"\); update the checkpoint$/ : /^\*\*\/\*\.md matches no file; update the checkpoint$/);
+          expect(found?.message).toMatch(removal ? /^\*\*\/\*\.md matches no file \(its last match .+ was (deleted|renamed to .+) in [0-9a-f]{7} ".*"\); update the checkpoint \(`checkpoint update api --context_primer\.generated_files\.\d+='\*\*\/\*\.md \((deleted|renamed to .+)\)'`\)$/ : /^\*\*\/\*\.md matches no file; update the checkpoint$/);
           return expect(found?.evidence?.sha).toBe(removal?.sha);
         }
         if (pattern) {

@@ -61,8 +61,8 @@ describe.each(ENGINES)('a listed file moved with edits, %s engine', (engine) => 
     expect(git(dir, ['diff-tree', '-M', '--name-status', '--no-commit-id', '-r', sha])).toContain('R098\tsrc/client.ts\tlib/client.ts');
     const { files } = await generatedFindings(dir, engine);
     expect(files.map((f) => [f.level, f.message])).toEqual([
-      ['advice', `src/client.ts is missing: renamed to lib/client.ts in ${sha.slice(0, 7)}; update the checkpoint`],
-      ['advice', `src/server.ts is missing: renamed to lib/server.ts in ${sha.slice(0, 7)}; update the checkpoint`],
+      ['advice', `src/client.ts is missing: renamed to lib/client.ts in ${sha.slice(0, 7)}; update the checkpoint (\`checkpoint update api --context_primer.generated_files.0='src/client.ts (renamed to lib/client.ts)'\`)`],
+      ['advice', `src/server.ts is missing: renamed to lib/server.ts in ${sha.slice(0, 7)}; update the checkpoint (\`checkpoint update api --context_primer.generated_files.1='src/server.ts (renamed to lib/server.ts)'\`)`],
     ]);
     expect(files[0]!.evidence).toMatchObject({ renamed_to: 'lib/client.ts', sha });
     expect((await runCli(dir, ['doctor', '--fail-on-warnings', '--engine', engine])).code).toBe(0);
@@ -74,8 +74,8 @@ describe.each(ENGINES)('a listed file moved with edits, %s engine', (engine) => 
     const { dir, base, sha } = movedRepo('in_progress', 'edited');
     const { files } = await generatedFindings(dir, engine);
     expect(files.map((f) => [f.level, f.message])).toEqual([
-      ['warning', `src/client.ts is missing: renamed to lib/client.ts in ${sha.slice(0, 7)}; update the checkpoint`],
-      ['warning', `src/server.ts is missing: renamed to lib/server.ts in ${sha.slice(0, 7)}; update the checkpoint`],
+      ['warning', `src/client.ts is missing: renamed to lib/client.ts in ${sha.slice(0, 7)}; update the checkpoint (\`checkpoint update api --context_primer.generated_files.0='src/client.ts (renamed to lib/client.ts)'\`)`],
+      ['warning', `src/server.ts is missing: renamed to lib/server.ts in ${sha.slice(0, 7)}; update the checkpoint (\`checkpoint update api --context_primer.generated_files.1='src/server.ts (renamed to lib/server.ts)'\`)`],
     ]);
     const pushed = await generatedFindings(dir, engine, ['--fail-on-warnings', '--pushed', `${base}..${sha}`]);
     expect(pushed.code).toBe(1);
@@ -89,13 +89,13 @@ describe.each(ENGINES)('a listed file moved with edits, %s engine', (engine) => 
     const { dir, base, sha } = movedRepo('complete', move);
     const { files } = await generatedFindings(dir, engine);
     expect(files.map((f) => [f.level, f.message])).toEqual([
-      ['warning', `src/client.ts is missing: deleted in ${sha.slice(0, 7)} "move generated code to lib/"; update the checkpoint (or restore the file)`],
-      ['advice', `src/server.ts is missing: renamed to lib/server.ts in ${sha.slice(0, 7)}; update the checkpoint`],
+      ['warning', `src/client.ts is missing: deleted in ${sha.slice(0, 7)} "move generated code to lib/"; update the checkpoint (\`checkpoint update api --context_primer.generated_files.0='src/client.ts (deleted)'\`) or restore the file`],
+      ['advice', `src/server.ts is missing: renamed to lib/server.ts in ${sha.slice(0, 7)}; update the checkpoint (\`checkpoint update api --context_primer.generated_files.1='src/server.ts (renamed to lib/server.ts)'\`)`],
     ]);
     expect(files[0]!.evidence.renamed_to).toBeUndefined();
     const pushed = await generatedFindings(dir, engine, ['--fail-on-warnings', '--pushed', `${base}..${sha}`]);
     expect(pushed.code).toBe(1);
-    expect(pushed.files.filter((f) => f.blocks).map((f) => f.message)).toEqual([expect.stringMatching(new RegExp(`^src/client\\.ts is missing: deleted in ${sha.slice(0, 7)} "move generated code to lib/"; update the checkpoint \\(or restore the file\\)`))]);
+    expect(pushed.files.filter((f) => f.blocks).map((f) => f.message)).toEqual([expect.stringMatching(new RegExp(`^src/client\\.ts is missing: deleted in ${sha.slice(0, 7)} "move generated code to lib/"; update the checkpoint \\(.+\\) or restore the file`))]);
   });
 
   it('a bare name and a path with a space, moved into a folder with an edit, are renamed too: the push goes through', async () => {
@@ -114,8 +114,8 @@ describe.each(ENGINES)('a listed file moved with edits, %s engine', (engine) => 
     expect(git(dir, ['diff-tree', '-M', '--name-status', '--no-commit-id', '-r', sha])).toMatch(/R0\d\d\tMakefile\tbuild\/Makefile/);
     const { files } = await generatedFindings(dir, engine);
     expect(files.map((f) => [f.level, f.message])).toEqual([
-      ['advice', `Makefile is missing: renamed to build/Makefile in ${sha.slice(0, 7)}; update the checkpoint`],
-      ['advice', `docs/my notes.md is missing: renamed to lib/my notes.md in ${sha.slice(0, 7)}; update the checkpoint`],
+      ['advice', `Makefile is missing: renamed to build/Makefile in ${sha.slice(0, 7)}; update the checkpoint (\`checkpoint update api --context_primer.generated_files.0='Makefile (renamed to build/Makefile)'\`)`],
+      ['advice', `docs/my notes.md is missing: renamed to lib/my notes.md in ${sha.slice(0, 7)}; update the checkpoint (\`checkpoint update api --context_primer.generated_files.1='docs/my notes.md (renamed to lib/my notes.md)'\`)`],
     ]);
     const pushed = await runCli(dir, ['doctor', '--fail-on-warnings', '--engine', engine, '--pushed', `${base}..${sha}`]);
     expect(pushed.code, pushed.stdout).toBe(0);
@@ -125,8 +125,8 @@ describe.each(ENGINES)('a listed file moved with edits, %s engine', (engine) => 
     const { dir, sha } = movedRepo('complete', 'edited', { saved: 730, moved: 500 });
     const { files } = await generatedFindings(dir, engine);
     expect(files.map((f) => f.message)).toEqual([
-      `src/client.ts is missing: renamed to lib/client.ts in ${sha.slice(0, 7)}; update the checkpoint`,
-      `src/server.ts is missing: renamed to lib/server.ts in ${sha.slice(0, 7)}; update the checkpoint`,
+      `src/client.ts is missing: renamed to lib/client.ts in ${sha.slice(0, 7)}; update the checkpoint (\`checkpoint update api --context_primer.generated_files.0='src/client.ts (renamed to lib/client.ts)'\`)`,
+      `src/server.ts is missing: renamed to lib/server.ts in ${sha.slice(0, 7)}; update the checkpoint (\`checkpoint update api --context_primer.generated_files.1='src/server.ts (renamed to lib/server.ts)'\`)`,
     ]);
   });
 });

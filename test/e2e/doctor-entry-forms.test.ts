@@ -4,11 +4,12 @@
 // init` installs where the hook's part is in question (a push let through, one refused);
 // elsewhere the verdict it gets is what that hook runs, doctor on the pushed range, asked
 // in-process (judgedPush).
-import { symlinkSync, utimesSync } from 'node:fs';
+import { mkdirSync, symlinkSync, utimesSync, writeFileSync } from 'node:fs';
+import { spawnSync } from 'node:child_process';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { runCli } from '../helpers/in-process.js';
-import { commitAll, git, gitTry, read, write, headSha } from '../helpers/repo.js';
+import { BIN, commitAll, git, GIT_ENV, gitTry, read, tempDir, write, headSha } from '../helpers/repo.js';
 import { handKept, judgedPush, published } from '../helpers/published.js';
 
 const FILE = '.checkpoints/api.checkpoint.json';
@@ -75,8 +76,8 @@ describe('URLs and links in generated_files (r11 #3)', () => {
       const found = (await fileFindings(dir, engine)).map((f) => `${f.level} ${f.path}: ${f.message}`);
       expect(found, engine).toEqual([
         expect.stringMatching(/^warning context_primer\.generated_files\[0\]: src\/a\.ts changed after the checkpoint was written \([0-9a-f]{7} "rework a, drop b"/),
-        expect.stringMatching(/^warning context_primer\.generated_files\[1\]: src\/b\.ts is missing: deleted in [0-9a-f]{7} "rework a, drop b"; update the checkpoint \(or restore the file\)$/),
-        expect.stringMatching(/^warning context_primer\.generated_files\[2\]: docs\/guide\/x\.md is missing: deleted in [0-9a-f]{7} "rework a, drop b"; update the checkpoint \(or restore the file\)$/),
+        expect.stringMatching(/^warning context_primer\.generated_files\[1\]: src\/b\.ts is missing: deleted in [0-9a-f]{7} "rework a, drop b"; update the checkpoint \(`checkpoint update api --context_primer\.generated_files\.1='<src\/b\.ts> \(PR 4; deleted\)'`\) or restore the file$/),
+        expect.stringMatching(/^warning context_primer\.generated_files\[2\]: docs\/guide\/x\.md is missing: deleted in [0-9a-f]{7} "rework a, drop b"; update the checkpoint \(`checkpoint update api --context_primer\.generated_files\.2='docs\/guide\/x\.md\?plain=1 \(deleted\)'`\) or restore the file$/),
         expect.stringMatching(/^warning context_primer\.generated_files\[3\]: app\/\[id\]\/page\.tsx changed after the checkpoint was written/),
       ]);
     }
@@ -128,13 +129,13 @@ describe('a symbol in a file, and Markdown emphasis around a path (red team 12-0
     for (const engine of ENGINES) {
       const found = await fileFindings(dir, engine);
       expect(found.map((f) => f.message.split(' ')[0]), engine).toEqual(files);
-      expect(found.every((f) => f.level === 'warning' && / is missing: deleted in [0-9a-f]{7} "drop the module"; update the checkpoint \(or restore the file\)$/.test(f.message)), engine).toBe(true);
+      expect(found.every((f) => f.level === 'warning' && / is missing: deleted in [0-9a-f]{7} "drop the module"; update the checkpoint \(`checkpoint update [\w-]+ --[\w.]+='.+'`\) or restore the file$/.test(f.message)), engine).toBe(true);
     }
     const refused = await judgedPush(dir);
     expect(refused.status, refused.out).not.toBe(0);
-    expect(refused.out).toMatch(/src\/s0\.py is missing: deleted in [0-9a-f]{7} "drop the module"; update the checkpoint \(or restore the file\) \[blocks push\]/);
-    expect(refused.out).toMatch(/src\/s5\.py is missing: deleted in [0-9a-f]{7} "drop the module"; update the checkpoint \(or restore the file\) \[blocks push\]/);
-    expect(refused.out).toMatch(/_config\.yml is missing: deleted in [0-9a-f]{7} "drop the module"; update the checkpoint \(or restore the file\) \[blocks push\]/);
+    expect(refused.out).toMatch(/src\/s0\.py is missing: deleted in [0-9a-f]{7} "drop the module"; update the checkpoint \(`checkpoint update [\w-]+ --[\w.]+='.+'`\) or restore the file \[blocks push\]/);
+    expect(refused.out).toMatch(/src\/s5\.py is missing: deleted in [0-9a-f]{7} "drop the module"; update the checkpoint \(`checkpoint update [\w-]+ --[\w.]+='.+'`\) or restore the file \[blocks push\]/);
+    expect(refused.out).toMatch(/_config\.yml is missing: deleted in [0-9a-f]{7} "drop the module"; update the checkpoint \(`checkpoint update [\w-]+ --[\w.]+='.+'`\) or restore the file \[blocks push\]/);
   });
 });
 
@@ -168,11 +169,11 @@ describe("a path written from the folder above the project, the project folder's
     git(dir, ['rm', '-q', 'demo/src/a.ts']);
     const gone = commitAll(dir, 'drop the demo app');
     for (const engine of ENGINES) {
-      expect((await fileFindings(dir, engine)).map((f) => f.message), engine).toEqual([`demo/src/a.ts is missing: deleted in ${gone.slice(0, 7)} "drop the demo app"; update the checkpoint (or restore the file)`]);
+      expect((await fileFindings(dir, engine)).map((f) => f.message), engine).toEqual([`demo/src/a.ts is missing: deleted in ${gone.slice(0, 7)} "drop the demo app"; update the checkpoint (\`checkpoint update api --context_primer.generated_files.0='demo/src/a.ts (deleted)'\`) or restore the file`]);
     }
     const refused = await judgedPush(dir);
     expect(refused.status, refused.out).not.toBe(0);
-    expect(refused.out).toMatch(/demo\/src\/a\.ts is missing: deleted in [0-9a-f]{7} "drop the demo app"; update the checkpoint \(or restore the file\) \[blocks push\]/);
+    expect(refused.out).toMatch(/demo\/src\/a\.ts is missing: deleted in [0-9a-f]{7} "drop the demo app"; update the checkpoint \(`checkpoint update [\w-]+ --[\w.]+='.+'`\) or restore the file \[blocks push\]/);
   });
 });
 
@@ -280,14 +281,14 @@ describe('a Windows-style entry whose file was deleted (r11 #9)', () => {
     commitAll(dir, 'rm a');
     for (const engine of ENGINES) {
       expect((await fileFindings(dir, engine)).map((f) => f.message), engine).toEqual([
-        expect.stringMatching(/^src\/a\.ts is missing: deleted in [0-9a-f]{7} "rm a"; update the checkpoint \(or restore the file\)$/),
-        expect.stringMatching(/^src\/b\.ts is missing: deleted in [0-9a-f]{7} "rm a"; update the checkpoint \(or restore the file\)$/),
+        expect.stringMatching(/^src\/a\.ts is missing: deleted in [0-9a-f]{7} "rm a"; update the checkpoint \(`checkpoint update api --context_primer\.generated_files\.0='\.\\src\\a\.ts \(deleted\)'`\) or restore the file$/),
+        expect.stringMatching(/^src\/b\.ts is missing: deleted in [0-9a-f]{7} "rm a"; update the checkpoint \(`checkpoint update api --context_primer\.generated_files\.1='src\\b\.ts \(PR 3; deleted\)'`\) or restore the file$/),
       ]);
     }
     const r = await judgedPush(dir);
     expect(r.status, r.out).not.toBe(0);
-    expect(r.out).toMatch(/src\/a\.ts is missing: deleted in [0-9a-f]{7} "rm a"; update the checkpoint \(or restore the file\) \[blocks push\]/);
-    expect(r.out).toMatch(/src\/b\.ts is missing: deleted in [0-9a-f]{7} "rm a"; update the checkpoint \(or restore the file\) \[blocks push\]/);
+    expect(r.out).toMatch(/src\/a\.ts is missing: deleted in [0-9a-f]{7} "rm a"; update the checkpoint \(`checkpoint update [\w-]+ --[\w.]+='.+'`\) or restore the file \[blocks push\]/);
+    expect(r.out).toMatch(/src\/b\.ts is missing: deleted in [0-9a-f]{7} "rm a"; update the checkpoint \(`checkpoint update [\w-]+ --[\w.]+='.+'`\) or restore the file \[blocks push\]/);
   });
 
   it('a Windows-style entry whose file exists does not block a push carrying its checkpoint', async () => {
@@ -322,6 +323,41 @@ describe('files the checkpoint itself says were deleted on purpose', () => {
     expect(r.status, r.out).toBe(0);
   });
 
+  it("a missing file's finding names the update that says so in its entry: pasted as printed into a shell, it clears the refused push (red team 62d, 08)", async () => {
+    const kept = ['src/a.ts', 'src/b.ts (PR 12, 4cb0b09)', 'src/gen/*.ts (generated)', 'src/e.ts — codegen', 'Makefile'];
+    const dir = published('api', handKept(kept), { ...SOURCES, 'src/gen/client.ts': 'c\n', 'src/e.ts': 'e\n', Makefile: 'all:\n' });
+    git(dir, ['rm', '-q', 'src/b.ts', 'src/gen/client.ts', 'Makefile']);
+    git(dir, ['mv', 'src/e.ts', 'src/e2.ts']);
+    commitAll(dir, 'Drop b, the generated client and make; rename e');
+    const refused = push(dir);
+    expect(refused.status, refused.out).not.toBe(0);
+    const blocking = refused.out.split('\n').filter((l) => l.endsWith('[blocks push]'));
+    const commands = blocking.map((l) => /; update the checkpoint \(`(checkpoint update [^`]+)`\)/.exec(l)?.[1]);
+    // Each entry marked as the note doctor reads (goneNote), its own note kept; the other entries untouched.
+    expect(commands).toEqual([
+      "checkpoint update api --context_primer.generated_files.1='src/b.ts (PR 12, 4cb0b09; deleted)'",
+      "checkpoint update api --context_primer.generated_files.2='src/gen/*.ts (generated; deleted)'",
+      "checkpoint update api --context_primer.generated_files.3='src/e.ts — codegen — renamed to src/e2.ts'",
+      "checkpoint update api --context_primer.generated_files.4='Makefile (deleted)'",
+    ]);
+    // The same command as `fix` in --json.
+    const json = JSON.parse((await runCli(dir, ['doctor', '--json'])).stdout) as { findings: (F & { fix?: string })[] };
+    expect(json.findings.filter((f) => f.fix !== undefined && f.path.startsWith('context_primer.')).map((f) => f.fix)).toEqual(commands);
+    // Pasted into sh as printed, `checkpoint` on PATH as an install puts it.
+    const bin = join(tempDir('cp-bin-'), 'bin');
+    mkdirSync(bin);
+    writeFileSync(join(bin, 'checkpoint'), `#!/bin/sh\nexec '${process.execPath}' '${BIN}' "$@"\n`, { mode: 0o755 });
+    const pasted = spawnSync('/bin/sh', ['-c', commands.join('\n')], { cwd: dir, env: { ...GIT_ENV, PATH: `${bin}:${GIT_ENV.PATH}` }, encoding: 'utf8' });
+    expect(pasted.status, pasted.stderr).toBe(0);
+    const doc = JSON.parse(read(dir, FILE)) as { context_primer: { generated_files: string[] } };
+    expect(doc.context_primer.generated_files).toEqual(['src/a.ts', 'src/b.ts (PR 12, 4cb0b09; deleted)', 'src/gen/*.ts (generated; deleted)', 'src/e.ts — codegen — renamed to src/e2.ts', 'Makefile (deleted)']);
+    commitAll(dir, 'cp: b, the client and make are gone, e renamed');
+    expect((await runCli(dir, ['doctor', '--fail-on-warnings'])).code).toBe(0);
+    const pushed = push(dir);
+    expect(pushed.out).not.toMatch(/blocks push/);
+    expect(pushed.status, pushed.out).toBe(0);
+  });
+
   it('a note about the content ("src/a.ts — removed the v1 handler") still reads a deleted file as drift', async () => {
     const dir = published('api', handKept(['src/a.ts — removed the v1 handler', 'src/b.ts (to be deleted)']), SOURCES);
     git(dir, ['rm', '-q', 'src/a.ts', 'src/b.ts']);
@@ -329,8 +365,8 @@ describe('files the checkpoint itself says were deleted on purpose', () => {
     for (const engine of ENGINES) {
       const found = await fileFindings(dir, engine);
       expect(found.map((f) => `${f.level} ${f.message}`), engine).toEqual([
-        expect.stringMatching(/^warning src\/a\.ts is missing: deleted in [0-9a-f]{7} "Drop a and b"; update the checkpoint \(or restore the file\)$/),
-        expect.stringMatching(/^warning src\/b\.ts is missing: deleted in [0-9a-f]{7} "Drop a and b"; update the checkpoint \(or restore the file\)$/),
+        expect.stringMatching(/^warning src\/a\.ts is missing: deleted in [0-9a-f]{7} "Drop a and b"; update the checkpoint \(`checkpoint update api --context_primer\.generated_files\.0='src\/a\.ts — removed the v1 handler — deleted'`\) or restore the file$/),
+        expect.stringMatching(/^warning src\/b\.ts is missing: deleted in [0-9a-f]{7} "Drop a and b"; update the checkpoint \(`checkpoint update api --context_primer\.generated_files\.1='src\/b\.ts \(to be deleted; deleted\)'`\) or restore the file$/),
       ]);
     }
   });
@@ -346,8 +382,8 @@ describe('entries as a session writes them, red team 12-06', () => {
     for (const engine of ENGINES) {
       const found = await fileFindings(dir, engine);
       expect(found.map((f) => `${f.level} ${f.message}`), engine).toEqual([
-        expect.stringMatching(/^warning src\/new\.ts is missing: deleted in [0-9a-f]{7} "Drop new and moved"; update the checkpoint \(or restore the file\)$/),
-        expect.stringMatching(/^warning src\/moved\.ts is missing: deleted in [0-9a-f]{7} "Drop new and moved"; update the checkpoint \(or restore the file\)$/),
+        expect.stringMatching(/^warning src\/new\.ts is missing: deleted in [0-9a-f]{7} "Drop new and moved"; update the checkpoint \(`checkpoint update api --context_primer\.generated_files\.0='src\/new\.ts \(renamed from src\/old\.ts; deleted\)'`\) or restore the file$/),
+        expect.stringMatching(/^warning src\/moved\.ts is missing: deleted in [0-9a-f]{7} "Drop new and moved"; update the checkpoint \(`checkpoint update api --context_primer\.generated_files\.1='src\/moved\.ts \(moved from lib\/; deleted\)'`\) or restore the file$/),
         'info src/a.ts is missing, as its entry says (renamed to src/a2.ts); not checked',
       ]);
     }
@@ -396,8 +432,8 @@ describe('files the checkpoint says are not made yet', () => {
     for (const engine of ENGINES) {
       const found = await fileFindings(dir, engine);
       expect(found.filter((f) => f.level === 'warning').map((f) => f.message), engine).toEqual([
-        expect.stringMatching(/^docs\/api\.md is missing: deleted in [0-9a-f]{7} "Drop the API doc and b"; update the checkpoint \(or restore the file\)$/),
-        expect.stringMatching(/^src\/b\.ts is missing: deleted in [0-9a-f]{7} "Drop the API doc and b"; update the checkpoint \(or restore the file\)$/),
+        expect.stringMatching(/^docs\/api\.md is missing: deleted in [0-9a-f]{7} "Drop the API doc and b"; update the checkpoint \(`checkpoint update api --context_primer\.generated_files\.1='docs\/api\.md — to write — deleted'`\) or restore the file$/),
+        expect.stringMatching(/^src\/b\.ts is missing: deleted in [0-9a-f]{7} "Drop the API doc and b"; update the checkpoint \(`checkpoint update api --context_primer\.generated_files\.4='src\/b\.ts \(pending review; deleted\)'`\) or restore the file$/),
       ]);
     }
     const r = await judgedPush(dir);
@@ -448,7 +484,7 @@ describe('struck-out and pinned entries, and files a glob gained (red team, 12-0
     for (const engine of ENGINES) {
       expect((await fileFindings(dir, engine)).filter((f) => f.level === 'warning').map(undated), engine).toEqual([
         ['warning', `src/a.ts changed after the checkpoint was written (${sha} "Rework a, drop b", <date>); re-read it`],
-        ['warning', `src/b.ts is missing: deleted in ${sha} "Rework a, drop b"; update the checkpoint (or restore the file)`],
+        ['warning', `src/b.ts is missing: deleted in ${sha} "Rework a, drop b"; update the checkpoint (\`checkpoint update api --context_primer.generated_files.2='src/b.ts@HEAD~1 (as reviewed; deleted)'\`) or restore the file`],
       ]);
     }
     const r = await judgedPush(dir);
@@ -492,12 +528,12 @@ describe('a glob whose last match is deleted', () => {
     commitAll(dir, 'drop the generated client');
     for (const engine of ENGINES) {
       expect((await fileFindings(dir, engine)).map((f) => f.message), engine).toEqual([
-        expect.stringMatching(/^src\/gen\/\*\.ts matches no file \(its last match src\/gen\/one\.ts was deleted in [0-9a-f]{7} "drop the generated client"\); update the checkpoint$/),
+        expect.stringMatching(/^src\/gen\/\*\.ts matches no file \(its last match src\/gen\/one\.ts was deleted in [0-9a-f]{7} "drop the generated client"\); update the checkpoint \(`checkpoint update api --context_primer\.generated_files\.0='src\/gen\/\*\.ts \(generated; deleted\)'`\)$/),
       ]);
     }
     const r = await judgedPush(dir);
     expect(r.status, r.out).not.toBe(0);
-    expect(r.out).toMatch(/src\/gen\/\*\.ts matches no file \(.*\); update the checkpoint \[blocks push\]/);
+    expect(r.out).toMatch(/src\/gen\/\*\.ts matches no file \(.*\); update the checkpoint \(`.+`\) \[blocks push\]/);
   });
 
   it('a folder renamed (git mv src/gen src/generated) is said to be renamed, for a glob and a listed file, on both engines and at push', async () => {
@@ -505,8 +541,8 @@ describe('a glob whose last match is deleted', () => {
     git(dir, ['mv', 'src/gen', 'src/generated']);
     const sha = commitAll(dir, 'Rename src/gen to src/generated').slice(0, 7);
     const said = [
-      `src/gen/*.ts matches no file (its last match src/gen/one.ts was renamed to src/generated/one.ts in ${sha} "Rename src/gen to src/generated"); update the checkpoint`,
-      `src/gen/one.ts is missing: renamed to src/generated/one.ts in ${sha}; update the checkpoint`,
+      `src/gen/*.ts matches no file (its last match src/gen/one.ts was renamed to src/generated/one.ts in ${sha} "Rename src/gen to src/generated"); update the checkpoint (\`checkpoint update api --context_primer.generated_files.0='src/gen/*.ts (generated; renamed to src/generated/one.ts)'\`)`,
+      `src/gen/one.ts is missing: renamed to src/generated/one.ts in ${sha}; update the checkpoint (\`checkpoint update api --context_primer.generated_files.1='src/gen/one.ts (renamed to src/generated/one.ts)'\`)`,
     ];
     for (const engine of ENGINES) expect((await fileFindings(dir, engine)).map((f) => f.message), engine).toEqual(said);
     const r = await judgedPush(dir);
@@ -523,6 +559,6 @@ describe('a glob whose last match is deleted', () => {
     commitAll(dir, 'readme');
     const r = await judgedPush(dir);
     expect(r.status, r.out).toBe(0);
-    expect(r.out).toMatch(/src\/gen\/\*\.ts matches no file \(its last match src\/gen\/one\.ts was deleted in [0-9a-f]{7} "drop the generated client"\); update the checkpoint\n/);
+    expect(r.out).toMatch(/src\/gen\/\*\.ts matches no file \(its last match src\/gen\/one\.ts was deleted in [0-9a-f]{7} "drop the generated client"\); update the checkpoint \(`.+`\)\n/);
   });
 });

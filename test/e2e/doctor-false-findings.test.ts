@@ -84,8 +84,8 @@ describe('paths doctor missed (r5)', () => {
     const sha = commitAll(dir, 'Tidy docs, drop the c module').slice(0, 7);
     const after = await doctor(dir);
     expect(after.filter((f) => f.level === 'warning').map((f) => f.message)).toEqual([
-      `docs/my notes.md is missing: renamed to docs/old notes.md in ${sha}; update the checkpoint`,
-      `src/c.ts is missing: deleted in ${sha} "Tidy docs, drop the c module"; update the checkpoint (or restore the file)`,
+      `docs/my notes.md is missing: renamed to docs/old notes.md in ${sha}; update the checkpoint (\`checkpoint update docs --context_primer.generated_files.0='docs/my notes.md (renamed to docs/old notes.md)'\`)`,
+      `src/c.ts is missing: deleted in ${sha} "Tidy docs, drop the c module"; update the checkpoint (\`checkpoint update docs --context_primer.generated_files.1='/home/claude/demo/src/c.ts (PR 12; deleted)'\`) or restore the file`,
     ]);
     expect(after.find((f) => f.path === 'context_primer.generated_files[3]')?.message).toMatch(/outside the repository; not checked/);
     const r = push(dir);
@@ -194,7 +194,7 @@ describe('a file changed and deleted within one second (verify round)', () => {
     }
     for (const engine of ['native', 'isomorphic']) {
       const out = (await runCli(dir, ['doctor', '--engine', engine])).stdout;
-      expect(out, engine).toContain(`src/gen.ts is missing: deleted in ${rm.slice(0, 7)} "drop gen"; update the checkpoint (or restore the file)`);
+      expect(out, engine).toContain(`src/gen.ts is missing: deleted in ${rm.slice(0, 7)} "drop gen"; update the checkpoint (\`checkpoint update api --context_primer.generated_files.0='src/gen.ts (PR 12; deleted)'\`) or restore the file`);
       expect(out, engine).not.toContain('not checked out here');
     }
   });
@@ -214,7 +214,7 @@ describe('a deletion a merge brought in from main (red team 12-07)', () => {
     const merge = headSha(dir);
     for (const engine of ['native', 'isomorphic']) {
       const out = (await runCli(dir, ['doctor', '--engine', engine])).stdout;
-      expect(out, engine).toContain(`src/gen.ts is missing: deleted in ${rm.slice(0, 7)} "Remove the generated client (#31)", merged in ${merge.slice(0, 7)}; update the checkpoint (or restore the file)`);
+      expect(out, engine).toContain(`src/gen.ts is missing: deleted in ${rm.slice(0, 7)} "Remove the generated client (#31)", merged in ${merge.slice(0, 7)}; update the checkpoint (\`checkpoint update api --context_primer.generated_files.0='src/gen.ts (PR 12; deleted)'\`) or restore the file`);
     }
     expect((await runCli(dir, ['resume', 'api'])).stdout).toContain(`src/gen.ts (PR 12) — src/gen.ts deleted in ${rm.slice(0, 7)}`);
   });

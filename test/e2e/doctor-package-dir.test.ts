@@ -68,10 +68,10 @@ describe('a package checkpoint kept at the top reads its entries from project_di
     const gone = commitAll(dir, 'drop the entry point', '2026-03-15T09:00:00Z');
     for (const engine of ENGINES) {
       const work = (await fileFindings(dir, engine)).map((f) => f.message);
-      expect(work, engine).toEqual([`packages/app/src/index.ts is missing: deleted in ${gone.slice(0, 7)} "drop the entry point"; update the checkpoint (or restore the file)`]);
+      expect(work, engine).toEqual([`packages/app/src/index.ts is missing: deleted in ${gone.slice(0, 7)} "drop the entry point"; update the checkpoint (\`checkpoint update app --context_primer.generated_files.0='src/index.ts (deleted)'\`) or restore the file`]);
       const pushed = (await fileFindings(dir, engine, ['--fail-on-warnings', '--pushed', `${tip}..${gone}`])).filter((f) => f.blocks).map((f) => f.message);
       // The tip's finding is the work tree's (mergePushed pairs them), now blocking.
-      expect(pushed, engine).toEqual([`packages/app/src/index.ts is missing: deleted in ${gone.slice(0, 7)} "drop the entry point"; update the checkpoint (or restore the file)`]);
+      expect(pushed, engine).toEqual([`packages/app/src/index.ts is missing: deleted in ${gone.slice(0, 7)} "drop the entry point"; update the checkpoint (\`checkpoint update app --context_primer.generated_files.0='src/index.ts (deleted)'\`) or restore the file`]);
     }
     expect(headSha(dir)).toBe(gone);
   });

@@ -54,7 +54,7 @@ describe('Windows and home paths in generated_files (r14 W4)', () => {
     git(dir, ['mv', 'src/old.ts', 'src/new.ts']);
     const sha = commitAll(dir, 'Rename the old module').slice(0, 7);
     const drift = (await fileFindings(dir)).filter((f) => f.level === 'warning');
-    expect(drift.map((f) => [f.path, f.message])).toEqual([['context_primer.generated_files[3]', `src/old.ts is missing: renamed to src/new.ts in ${sha}; update the checkpoint`]]);
+    expect(drift.map((f) => [f.path, f.message])).toEqual([['context_primer.generated_files[3]', `src/old.ts is missing: renamed to src/new.ts in ${sha}; update the checkpoint (\`checkpoint update win --context_primer.generated_files.3='C:\\Users\\me\\proj\\src\\old.ts — codegen output — renamed to src/new.ts'\`)`]]);
     const r = push(dir);
     expect(r.status, r.out).not.toBe(0);
     expect(r.out).toMatch(/src\/old\.ts is missing: renamed to src\/new\.ts[^\n]*\[blocks push\]/);
@@ -68,7 +68,7 @@ describe('Windows and home paths in generated_files (r14 W4)', () => {
     expect(await fileFindings(home)).toEqual([]);
     git(home, ['rm', '-q', 'src/old.ts']);
     const sha = commitAll(home, 'Drop the old module').slice(0, 7);
-    expect((await fileFindings(home)).map((f) => [f.path, f.level, f.message])).toEqual([['context_primer.generated_files[1]', 'warning', `src/old.ts is missing: deleted in ${sha} "Drop the old module"; update the checkpoint (or restore the file)`]]);
+    expect((await fileFindings(home)).map((f) => [f.path, f.level, f.message])).toEqual([['context_primer.generated_files[1]', 'warning', `src/old.ts is missing: deleted in ${sha} "Drop the old module"; update the checkpoint (\`checkpoint update home --context_primer.generated_files.1='~/proj/src/old.ts (codegen; deleted)'\`) or restore the file`]]);
   });
 });
 
@@ -76,13 +76,14 @@ describe('an absolute path with a space in its folders (red team 12-06)', () => 
   const files = { 'docs/my dir/notes.md': '# notes\n', 'src/x.ts': 'export const x = 1;\n' };
   // Prose after a slash or a drive in words stays a note, whatever is deleted.
   const prose = ['/ see the notes in docs', 'C: drive cleanup'];
-  const cases: [string, (dir: string) => string, (dir: string) => string][] = [
-    ['this checkout', (dir) => dir, (dir) => `${dir}/docs/my dir/notes.md`],
-    ['another machine', () => '/home/claude/demo', () => '/home/claude/demo/docs/my dir/notes.md (kept by hand)'],
-    ['Windows', () => 'C:\\Users\\me\\My Project', () => 'C:\\Users\\me\\My Project\\docs\\my dir\\notes.md'],
+  // Each with the entry its finding's fix writes: a note saying the file was deleted, its own note kept.
+  const cases: [string, (dir: string) => string, (dir: string) => string, string][] = [
+    ['this checkout', (dir) => dir, (dir) => `${dir}/docs/my dir/notes.md`, '(deleted)'],
+    ['another machine', () => '/home/claude/demo', () => '/home/claude/demo/docs/my dir/notes.md (kept by hand)', '(kept by hand; deleted)'],
+    ['Windows', () => 'C:\\Users\\me\\My Project', () => 'C:\\Users\\me\\My Project\\docs\\my dir\\notes.md', '(deleted)'],
   ];
 
-  it.each(cases)('under project_dir (%s) is checked as the relative path is: its deletion is drift and the deleting push is refused', async (_, projectDir, entry) => {
+  it.each(cases)('under project_dir (%s) is checked as the relative path is: its deletion is drift and the deleting push is refused', async (_, projectDir, entry, gone) => {
     const dir = published('spaced', handKept('spaced', { context_primer: { key_decisions: [], generated_files: ['src/x.ts'] } }), files);
     write(dir, '.checkpoints/spaced.checkpoint.json', `${JSON.stringify(handKept('spaced', { project_dir: projectDir(dir), context_primer: { key_decisions: [], generated_files: [entry(dir), ...prose] } }), null, 2)}\n`);
     commitAll(dir, 'cp: list the notes');
@@ -99,7 +100,7 @@ describe('an absolute path with a space in its folders (red team 12-06)', () => 
     for (const engine of ['native', 'isomorphic']) {
       const found = await fileFindings(dir, engine);
       expect(found.filter((f) => f.level !== 'info').map((f) => [f.path, f.level, f.message]), engine).toEqual([
-        ['context_primer.generated_files[0]', 'warning', `docs/my dir/notes.md is missing: deleted in ${sha} "Drop the notes"; update the checkpoint (or restore the file)`],
+        ['context_primer.generated_files[0]', 'warning', `docs/my dir/notes.md is missing: deleted in ${sha} "Drop the notes"; update the checkpoint (\`checkpoint update spaced --context_primer.generated_files.0='${entry(dir).replace(/ \(.*\)$/, '')} ${gone}'\`) or restore the file`],
       ]);
       expect(notes(found), engine).toEqual(['context_primer.generated_files[1]', 'context_primer.generated_files[2]']);
     }
@@ -254,7 +255,7 @@ describe('a complete skill whose generated file is renamed (r14 U2)', () => {
     const sha = commitAll(dir, 'Rename the generated modules').slice(0, 7);
     for (const engine of ['native', 'isomorphic']) {
       expect((await fileFindings(dir, engine)).map((f) => [f.path, f.level, f.message.replace(/ after the checkpoint.*/, '')]), engine).toEqual([
-        ['context_primer.generated_files[0]', 'advice', `src/gen.ts is missing: renamed to src/generated.ts in ${sha}; update the checkpoint`],
+        ['context_primer.generated_files[0]', 'advice', `src/gen.ts is missing: renamed to src/generated.ts in ${sha}; update the checkpoint (\`checkpoint update old --context_primer.generated_files.0='src/gen.ts (PR 12; renamed to src/generated.ts)'\`)`],
         ['context_primer.generated_files[1]', 'advice', 'lib/client.ts (matched by lib/*.ts) was renamed to src/client.ts'],
       ]);
     }

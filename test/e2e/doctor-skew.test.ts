@@ -49,7 +49,7 @@ describe.each(ENGINES)('a missing file removed by a commit with a clock behind (
     // Then a commit with a right clock.
     write(dir, 'README.md', 'demo\n');
     commitAll(dir, 'Readme', ago(30));
-    expect(await entry(dir, engine, 0)).toMatchObject({ level: 'warning', message: `docs/spec.md is missing: deleted in ${dropped.slice(0, 7)} "Drop the old spec"; update the checkpoint (or restore the file)`, evidence: { file: 'docs/spec.md', missing: true, sha: dropped } });
+    expect(await entry(dir, engine, 0)).toMatchObject({ level: 'warning', message: `docs/spec.md is missing: deleted in ${dropped.slice(0, 7)} "Drop the old spec"; update the checkpoint (\`checkpoint update api --context_primer.generated_files.0='docs/spec.md (v1, PR 12; deleted)'\`) or restore the file`, evidence: { file: 'docs/spec.md', missing: true, sha: dropped } });
     expect(await entry(dir, engine, 1)).toMatchObject({ level: 'warning', evidence: { file: 'src/gen.ts', sha: moved, renamed_to: 'src/generated.ts' } });
     expect(await entry(dir, engine, 2)).toBeUndefined();
   });
@@ -73,7 +73,7 @@ describe.each(ENGINES)('a missing file removed by a commit with a clock behind (
     expect((await entry(dir, engine, 1))!.message.endsWith(hint('docs/typo-spec.md'))).toBe(true);
     // With no bound (walk_days 0) all of HEAD's history is searched, and the line says so.
     write(dir, '.checkpoints/config.json', '{ "walk_days": 0 }\n');
-    expect(await entry(dir, engine, 0)).toMatchObject({ level: 'warning', message: `docs/spec.md is missing: deleted in ${dropped.slice(0, 7)} "Drop the old spec"; update the checkpoint (or restore the file)` });
+    expect(await entry(dir, engine, 0)).toMatchObject({ level: 'warning', message: `docs/spec.md is missing: deleted in ${dropped.slice(0, 7)} "Drop the old spec"; update the checkpoint (\`checkpoint update api --context_primer.generated_files.0='docs/spec.md (v1; deleted)'\`) or restore the file` });
     expect(await entry(dir, engine, 1)).toMatchObject({ level: 'warning', message: "docs/typo-spec.md is missing; no commit in HEAD's history deleted or renamed it" });
   });
 });

@@ -51,12 +51,12 @@ describe('a submodule listed in generated_files (red team, 12-06)', () => {
     expect(gitTry(dir, ['push', '-q', '--no-verify', 'origin', 'main']).status).toBe(0);
     git(dir, ['rm', '-q', 'vendor/sub']);
     const gone = commitAll(dir, 'drop the vendored lib', '2026-03-15T09:00:00Z');
-    const said = (sha: string, entry: string) => `${entry} is missing: deleted in ${sha.slice(0, 7)} "drop the vendored lib"; update the checkpoint (or restore the file)`;
+    const said = (sha: string, entry: string, i: number) => `${entry} is missing: deleted in ${sha.slice(0, 7)} "drop the vendored lib"; update the checkpoint (\`checkpoint update demo --context_primer.generated_files.${i}='${entry} (deleted)'\`) or restore the file`;
     for (const engine of ENGINES) {
       const work = (await fileFindings(dir, engine)).filter((f) => f.path !== 'context_primer.generated_files[2]').map((f) => f.message);
-      expect(work, engine).toEqual([said(gone, 'vendor/sub'), said(gone, 'vendor/sub/')]);
+      expect(work, engine).toEqual([said(gone, 'vendor/sub', 0), said(gone, 'vendor/sub/', 1)]);
       const pushed = (await fileFindings(dir, engine, ['--fail-on-warnings', '--pushed', `${tip}..${gone}`])).filter((f) => f.blocks && f.path !== 'context_primer.generated_files[2]').map((f) => f.message);
-      expect(pushed, engine).toEqual([said(gone, 'vendor/sub'), said(gone, 'vendor/sub/')]);
+      expect(pushed, engine).toEqual([said(gone, 'vendor/sub', 0), said(gone, 'vendor/sub/', 1)]);
     }
     const r = gitTry(dir, ['push', 'origin', 'main']);
     expect(r.status, r.stdout + r.stderr).not.toBe(0);

@@ -91,7 +91,7 @@ describe.each(ENGINES)('doctor with the %s engine', (engine) => {
     const spec = () => entry(0);
     // Renamed again in the index only: the old rename (undone since) is not the reason.
     git(dir, ['mv', 'docs/spec.md', 'docs/spec-v3.md']);
-    expect(await spec()).toMatchObject({ level: 'warning', message: 'docs/spec.md is missing: deleted or moved in the work tree, not committed; update the checkpoint or restore the file' });
+    expect(await spec()).toMatchObject({ level: 'warning', message: `docs/spec.md is missing: deleted or moved in the work tree, not committed; update the checkpoint (\`checkpoint update api --context_primer.generated_files.0='docs/spec.md (v1, PR 12; deleted)'\`) or restore the file` });
     git(dir, ['mv', 'docs/spec-v3.md', 'docs/spec.md']);
     // Outside the sparse set, with skip-worktree entries, then a sparse index (a folder entry), then index v4.
     git(dir, ['sparse-checkout', 'set', 'src', '.checkpoints']);
@@ -111,7 +111,7 @@ describe.each(ENGINES)('doctor with the %s engine', (engine) => {
     git(dir, ['rm', '-q', '--sparse', 'docs/spec.md']);
     const dropped = commitAll(dir, 'drop the spec', ago(10));
     expect(git(dir, ['ls-files', '--sparse'])).toContain('docs/\n');
-    expect(await spec()).toMatchObject({ level: 'warning', message: `docs/spec.md is missing: deleted in ${dropped.slice(0, 7)} "drop the spec"; update the checkpoint (or restore the file)` });
+    expect(await spec()).toMatchObject({ level: 'warning', message: `docs/spec.md is missing: deleted in ${dropped.slice(0, 7)} "drop the spec"; update the checkpoint (\`checkpoint update api --context_primer.generated_files.0='docs/spec.md (v1, PR 12; deleted)'\`) or restore the file` });
   });
 
   it('a listed folder a sparse checkout leaves out ("docs/", "docs/guide") is a note, not missing', async () => {
@@ -228,7 +228,7 @@ describe.each(ENGINES)('doctor with the %s engine', (engine) => {
     expect(r.code, r.stderr).toBe(0);
     const files = JSON.parse(r.stdout).findings.filter((f: { check: string }) => f.check === 'generated_files');
     expect(files.map((f: { path: string; message: string }) => [f.path, f.message])).toEqual([
-      ['context_primer.generated_files[0]', `app/[lang-code]/page.tsx is missing: deleted in ${dropped.slice(0, 7)} "Drop the lang route"; update the checkpoint (or restore the file)`],
+      ['context_primer.generated_files[0]', `app/[lang-code]/page.tsx is missing: deleted in ${dropped.slice(0, 7)} "Drop the lang route"; update the checkpoint (\`checkpoint update api --context_primer.generated_files.0='app/[lang-code]/page.tsx (route; deleted)'\`) or restore the file`],
       ['context_primer.generated_files[1]', '**/*a*a*a*a*a*a*a*a*a*a*a*a*b matches no file; update the checkpoint'],
       ['context_primer.generated_files[2]', 'src/d1/[z-a]*.ts matches no file; update the checkpoint'],
     ]);
@@ -252,9 +252,9 @@ describe.each(ENGINES)('doctor with the %s engine', (engine) => {
     expect(r.code, r.stderr).toBe(0);
     const files = JSON.parse(r.stdout).findings.filter((f: { check: string }) => f.check === 'generated_files');
     expect(files.map((f: { message: string }) => f.message)).toEqual([
-      `src/lib/ is missing: deleted in ${dropped.slice(0, 7)} "Drop lib"; update the checkpoint (or restore the file)`,
-      `src/lib is missing: deleted in ${dropped.slice(0, 7)} "Drop lib"; update the checkpoint (or restore the file)`,
-      `src/gen/ is missing: renamed to src/client/ in ${moved.slice(0, 7)}; update the checkpoint`,
+      `src/lib/ is missing: deleted in ${dropped.slice(0, 7)} "Drop lib"; update the checkpoint (\`checkpoint update api --context_primer.generated_files.0='src/lib/ (deleted)'\`) or restore the file`,
+      `src/lib is missing: deleted in ${dropped.slice(0, 7)} "Drop lib"; update the checkpoint (\`checkpoint update api --context_primer.generated_files.1='src/lib (deleted)'\`) or restore the file`,
+      `src/gen/ is missing: renamed to src/client/ in ${moved.slice(0, 7)}; update the checkpoint (\`checkpoint update api --context_primer.generated_files.2='src/gen/ (generated client; renamed to src/client/)'\`)`,
     ]);
   });
 
@@ -322,12 +322,12 @@ describe.each(ENGINES)('doctor with the %s engine', (engine) => {
     });
     const report = JSON.parse((await runCli(dir, ['doctor', '--json', '--engine', engine])).stdout);
     const at = (i: number) => report.findings.find((f: { path: string }) => f.path === `context_primer.generated_files[${i}]`);
-    expect(at(0)).toMatchObject({ level: 'warning', message: `Makefile is missing: deleted in ${dropped.slice(0, 7)} "drop make"; update the checkpoint (or restore the file)` });
-    expect(at(1)).toMatchObject({ level: 'warning', message: 'LICENSE is missing: deleted or moved in the work tree, not committed; update the checkpoint or restore the file' });
-    expect(at(2)).toMatchObject({ level: 'warning', message: `Procfile is missing: deleted in ${early.slice(0, 7)} "drop the Procfile"; update the checkpoint (or restore the file)` });
+    expect(at(0)).toMatchObject({ level: 'warning', message: `Makefile is missing: deleted in ${dropped.slice(0, 7)} "drop make"; update the checkpoint (\`checkpoint update api --context_primer.generated_files.0='Makefile (build targets; deleted)'\`) or restore the file` });
+    expect(at(1)).toMatchObject({ level: 'warning', message: `LICENSE is missing: deleted or moved in the work tree, not committed; update the checkpoint (\`checkpoint update api --context_primer.generated_files.1='LICENSE (deleted)'\`) or restore the file` });
+    expect(at(2)).toMatchObject({ level: 'warning', message: `Procfile is missing: deleted in ${early.slice(0, 7)} "drop the Procfile"; update the checkpoint (\`checkpoint update api --context_primer.generated_files.2='Procfile (deleted)'\`) or restore the file` });
     expect(at(3)).toMatchObject({ level: 'info', message: 'HEAD is not checked out here (sparse checkout or skip-worktree); not checked' });
     // Staged, never committed, deleted: an uncommitted deletion as LICENSE's.
-    expect(at(4)).toMatchObject({ level: 'warning', message: 'Brewfile is missing: deleted or moved in the work tree, not committed; update the checkpoint or restore the file' });
+    expect(at(4)).toMatchObject({ level: 'warning', message: `Brewfile is missing: deleted or moved in the work tree, not committed; update the checkpoint (\`checkpoint update api --context_primer.generated_files.4='Brewfile (deleted)'\`) or restore the file` });
     expect(at(5)).toBeUndefined();
     for (const i of [6, 7, 8, 9]) expect(at(i)).toMatchObject({ level: 'info', message: `"${entries[i]}" names no file; read as a note, not checked` });
   });
@@ -355,7 +355,8 @@ describe.each(ENGINES)('doctor with the %s engine', (engine) => {
     const report = JSON.parse((await runCli(dir, ['doctor', '--json', '--engine', engine])).stdout);
     const files = report.findings.filter((f: { check: string }) => f.check === 'generated_files');
     expect(files.map((f: { path: string; level: string; message: string }) => [f.path, f.level, f.message])).toEqual(
-      ['Brewfile', 'src/new.ts', 'src/orders.ts'].map((file, i) => [`context_primer.generated_files[${i}]`, 'info', `${file} is missing: deleted or moved in the work tree, not committed; update the checkpoint or restore the file`]),
+      // Each names the update that says, in its entry, that the file is gone (its own note kept).
+      [['Brewfile', 'Brewfile (deleted)'], ['src/new.ts', 'src/new.ts (PR 12, draft; deleted)'], ['src/orders.ts', 'src/orders.ts (deleted)']].map(([file, marked], i) => [`context_primer.generated_files[${i}]`, 'info', `${file} is missing: deleted or moved in the work tree, not committed; update the checkpoint (\`checkpoint update api --context_primer.generated_files.${i}='${marked}'\`) or restore the file`]),
     );
   });
 
@@ -374,7 +375,7 @@ describe.each(ENGINES)('doctor with the %s engine', (engine) => {
     expect(r.code, r.stderr).toBe(0);
     const files = JSON.parse(r.stdout).findings.filter((f: { check: string }) => f.check === 'generated_files');
     expect(files.map((f: { message: string }) => f.message)).toEqual([
-      `CHANGELOG.md (matched by *.md) was deleted after the checkpoint was written (${dropped.slice(0, 7)} "drop the changelog", ${files[0].evidence.date}); update the checkpoint`,
+      `CHANGELOG.md (matched by *.md) was deleted after the checkpoint was written (${dropped.slice(0, 7)} "drop the changelog", ${files[0].evidence.date}); update the checkpoint (\`checkpoint update api --progress_summary='<what the change means for the work>'\`)`,
       '**/*.csv matches no file; update the checkpoint',
     ]);
   });
@@ -392,8 +393,8 @@ describe.each(ENGINES)('doctor with the %s engine', (engine) => {
     });
     const files = JSON.parse((await runCli(dir, ['doctor', '--json', '--engine', engine])).stdout).findings.filter((f: { check: string }) => f.check === 'generated_files');
     expect(files.map((f: { message: string }) => f.message)).toEqual([
-      `NOTES.md is missing: renamed to NOTES-2026.md in ${moved.slice(0, 7)}; update the checkpoint`,
-      `docs/c.md is missing: renamed to docs/d.md in ${moved.slice(0, 7)}; update the checkpoint`,
+      `NOTES.md is missing: renamed to NOTES-2026.md in ${moved.slice(0, 7)}; update the checkpoint (\`checkpoint update api --context_primer.generated_files.0='NOTES.md (kept by hand; renamed to NOTES-2026.md)'\`)`,
+      `docs/c.md is missing: renamed to docs/d.md in ${moved.slice(0, 7)}; update the checkpoint (\`checkpoint update api --context_primer.generated_files.1='docs/c.md (renamed to docs/d.md)'\`)`,
     ]);
   });
 
@@ -413,7 +414,7 @@ describe.each(ENGINES)('doctor with the %s engine', (engine) => {
     });
     const files = JSON.parse((await runCli(dir, ['doctor', '--json', '--engine', engine])).stdout).findings.filter((f: { check: string }) => f.check === 'generated_files');
     const at = (i: number) => files.find((f: { path: string }) => f.path === `context_primer.generated_files[${i}]`);
-    expect(at(0).message).toBe(`src/b.ts (matched by src/**/*.ts) was deleted after the checkpoint was written (${dropped.slice(0, 7)} "drop b", ${at(0).evidence.date}); update the checkpoint`);
+    expect(at(0).message).toBe(`src/b.ts (matched by src/**/*.ts) was deleted after the checkpoint was written (${dropped.slice(0, 7)} "drop b", ${at(0).evidence.date}); update the checkpoint (\`checkpoint update api --progress_summary='<what the change means for the work>'\`)`);
     expect(at(0).evidence).toMatchObject({ file: 'src/b.ts', missing: true, sha: dropped });
     expect(at(1).message).toContain(`lib/c.ts (matched by lib/*.ts) was renamed to lib/old/d.ts after the checkpoint was written (${moved.slice(0, 7)}`);
     expect(at(1).evidence).toMatchObject({ file: 'lib/c.ts', renamed_to: 'lib/old/d.ts', sha: moved });
@@ -698,12 +699,12 @@ describe.each(ENGINES)('doctor --engine %s: the walk_days bound', (engine) => {
     const note = '"Brewfile" names no file; read as a note, not checked';
     // The checkpoint was saved 730 days ago: removals back to then are searched, past a 365-day cut.
     write(dir, '.checkpoints/config.json', '{ "walk_days": 365 }\n');
-    expect(await messages()).toEqual([`Makefile is missing: deleted in ${after.slice(0, 7)} "drop make"; update the checkpoint (or restore the file)`, '"Procfile" names no file; read as a note, not checked', note]);
+    expect(await messages()).toEqual([`Makefile is missing: deleted in ${after.slice(0, 7)} "drop make"; update the checkpoint (\`checkpoint update api --context_primer.generated_files.0='Makefile (build targets; deleted)'\`) or restore the file`, '"Procfile" names no file; read as a note, not checked', note]);
     // A bound older than the save reaches the Procfile's removal, not the Brewfile's.
     write(dir, '.checkpoints/config.json', '{ "walk_days": 1000 }\n');
-    expect(await messages()).toEqual([`Makefile is missing: deleted in ${after.slice(0, 7)} "drop make"; update the checkpoint (or restore the file)`, `Procfile is missing: deleted in ${before.slice(0, 7)} "drop the Procfile"; update the checkpoint (or restore the file)`, note]);
+    expect(await messages()).toEqual([`Makefile is missing: deleted in ${after.slice(0, 7)} "drop make"; update the checkpoint (\`checkpoint update api --context_primer.generated_files.0='Makefile (build targets; deleted)'\`) or restore the file`, `Procfile is missing: deleted in ${before.slice(0, 7)} "drop the Procfile"; update the checkpoint (\`checkpoint update api --context_primer.generated_files.1='Procfile (deleted)'\`) or restore the file`, note]);
     write(dir, '.checkpoints/config.json', '{ "walk_days": 0 }\n');
-    expect((await messages())[2]).toBe(`Brewfile is missing: deleted in ${ancient.slice(0, 7)} "drop the Brewfile"; update the checkpoint (or restore the file)`);
+    expect((await messages())[2]).toBe(`Brewfile is missing: deleted in ${ancient.slice(0, 7)} "drop the Brewfile"; update the checkpoint (\`checkpoint update api --context_primer.generated_files.2='Brewfile (deleted)'\`) or restore the file`);
   });
 
   it('reads a walk_days that is not a number of days as the default 365, with a (repository) warning naming it and its value', async () => {

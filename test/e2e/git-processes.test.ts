@@ -359,7 +359,7 @@ describe('git processes', () => {
     const cold = JSON.parse(cli(dir, ['doctor', '--json'], { env }).stdout);
     expect(cold.findings.filter((f: { check: string }) => f.check === 'generated_files').map((f: { level: string; message: string }) => `${f.level} ${f.message}`)).toEqual([
       'info "TBD" names no file; read as a note, not checked',
-      `warning Procfile is missing: deleted in ${dropped.slice(0, 7)} "drop the Procfile"; update the checkpoint (or restore the file)`,
+      `warning Procfile is missing: deleted in ${dropped.slice(0, 7)} "drop the Procfile"; update the checkpoint (\`checkpoint update api --context_primer.generated_files.2='Procfile (deleted)'\`) or restore the file`,
     ]);
     gitOnPath.reset();
     expect(JSON.parse(cli(dir, ['doctor', '--json'], { env }).stdout)).toEqual(cold);

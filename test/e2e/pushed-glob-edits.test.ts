@@ -152,7 +152,7 @@ describe('a pushed deletion or rename away of a file a glob entry matched at the
     const r = await judgedPush(dir);
     let found: Record<string, string[]> = { ...(await blocking(dir, `${base}..${tip}`, ['isomorphic'])), native: pushedBlocks(r.out) };
     // A pushed HEAD's finding is said in the work tree's words.
-    for (const engine of ENGINES) expect(found[engine], engine).toEqual([expect.stringMatching(new RegExp(`^src/gen/types\\.ts \\(matched by src/gen/\\*\\.ts\\) was deleted after the checkpoint was written \\(${sha} "Drop the generated types", [^)]*\\); update the checkpoint$`))]);
+    for (const engine of ENGINES) expect(found[engine], engine).toEqual([expect.stringMatching(new RegExp(`^src/gen/types\\.ts \\(matched by src/gen/\\*\\.ts\\) was deleted after the checkpoint was written \\(${sha} "Drop the generated types", [^)]*\\); update the checkpoint \\(\`checkpoint update api --progress_summary='<what the change means for the work>'\`\\)$`))]);
     expect(r.status, r.out).not.toBe(0);
     expect(r.out).toMatch(/src\/gen\/types\.ts \(matched by src\/gen\/\*\.ts\) was deleted after the checkpoint was written \([0-9a-f]{7} "Drop the generated types"[^\n]*\[blocks push\]/);
     expect(onRemote(dir, tip)).toBe(false);

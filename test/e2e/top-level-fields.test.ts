@@ -62,8 +62,8 @@ describe('the red team repro (B02), with the built binary', () => {
     expect(d.code, d.stdout).toBe(1);
     const findings = (JSON.parse(d.stdout).findings as F[]).filter((f) => f.check !== 'schema' && f.check !== 'hook');
     expect(findings.map((f) => [f.level, f.path, f.message])).toEqual([
-      ['warning', 'generated_files[0]', expect.stringMatching(/^a\.ts is missing: deleted in [0-9a-f]{7} "delete a\.ts"; update the checkpoint \(or restore the file\)$/)],
-      ['warning', 'generated_files[1]', expect.stringMatching(/^b\.ts is missing: renamed to c\.ts in [0-9a-f]{7}; update the checkpoint$/)],
+      ['warning', 'generated_files[0]', expect.stringMatching(/^a\.ts is missing: deleted in [0-9a-f]{7} "delete a\.ts"; update the checkpoint \(`checkpoint update api --generated_files\.0='a\.ts \(deleted\)'`\) or restore the file$/)],
+      ['warning', 'generated_files[1]', expect.stringMatching(/^b\.ts is missing: renamed to c\.ts in [0-9a-f]{7}; update the checkpoint \(`checkpoint update api --generated_files\.1='b\.ts \(renamed to c\.ts\)'`\)$/)],
       ['warning', 'verified_for_sha', 'verified_for_sha deadbeef is not a commit in this repository'],
     ]);
   });
@@ -132,9 +132,9 @@ describe.each(['native', 'isomorphic'] as const)('doctor on top-level generated_
     const about = findings.filter((f) => f.check === 'generated_files' || f.check === 'verified_for_sha').map((f) => [f.level, f.path, f.message]);
     expect(about).toEqual([
       ['warning', 'context_primer.generated_files[0]', expect.stringMatching(/^src\/auth\.ts changed after the checkpoint was written \([0-9a-f]{7} "Revise auth"/)],
-      ['warning', 'generated_files[0]', expect.stringMatching(/^src\/session\.ts is missing: deleted in [0-9a-f]{7} "Drop the session module"; update the checkpoint \(or restore the file\)$/)],
-      ['warning', 'generated_files[1]', expect.stringMatching(/^src\/util\.ts is missing: renamed to src\/helpers\.ts in [0-9a-f]{7}; update the checkpoint$/)],
-      ['warning', 'generated_files[2]', expect.stringMatching(/^docs\/\*\*\/\*\.md matches no file \(its last match docs\/guide\.md was deleted in [0-9a-f]{7} "Drop the guide"\); update the checkpoint$/)],
+      ['warning', 'generated_files[0]', expect.stringMatching(/^src\/session\.ts is missing: deleted in [0-9a-f]{7} "Drop the session module"; update the checkpoint \(`checkpoint update api --generated_files\.0='src\/session\.ts \(PR 12; deleted\)'`\) or restore the file$/)],
+      ['warning', 'generated_files[1]', expect.stringMatching(/^src\/util\.ts is missing: renamed to src\/helpers\.ts in [0-9a-f]{7}; update the checkpoint \(`checkpoint update api --generated_files\.1='src\/util\.ts — helper — renamed to src\/helpers\.ts'`\)$/)],
+      ['warning', 'generated_files[2]', expect.stringMatching(/^docs\/\*\*\/\*\.md matches no file \(its last match docs\/guide\.md was deleted in [0-9a-f]{7} "Drop the guide"\); update the checkpoint \(`checkpoint update api --generated_files\.2='docs\/\*\*\/\*\.md \(deleted\)'`\)$/)],
       ['info', 'generated_files[3]', expect.stringMatching(/^docs\/api\.md is not made yet, as its entry says/)],
       ['info', 'generated_files[4]', expect.stringMatching(/names a URL.*not checked$/)],
       ['warning', 'verified_for_sha', 'verified_for_sha e5ea561 is not a commit in this repository'],

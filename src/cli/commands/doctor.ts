@@ -9,7 +9,7 @@ import { resolveGitDirsSync } from '../../git/locate.js';
 import { hasRemoteTrackingRefs } from '../../git/remotes.js';
 import { usesSha256 } from '../../git/object-format.js';
 import { block, oneLine } from '../render/output.js';
-import { pasteArg, placeholder } from '../../shell-words.js';
+import { resaveCommand } from '../../doctor/fix-commands.js';
 import type { Context, ParsedArgs } from '../spec.js';
 import { engineArg, rootOf } from './common.js';
 import { compareSkillNames, skillLabel } from '../../store/skill-name.js';
@@ -103,7 +103,7 @@ export async function run(args: ParsedArgs, ctx: Context): Promise<number> {
 function rereadLine(failing: readonly Finding[], then: string): string | null {
   const skills = [...new Set(failing.flatMap((f) => (f.check === 'generated_files' && f.evidence?.file !== undefined && !f.evidence.missing && f.skill !== null ? [f.skill] : [])))];
   if (!skills.length) return null;
-  const example = `checkpoint update ${pasteArg(skills[0]!)} --progress_summary=${placeholder('what the change means for the work')}`;
+  const example = resaveCommand(skills[0]!);
   return `a file changed after its checkpoint was written stops counting once the checkpoint is saved after the change: re-read it, save ${skills.length === 1 ? 'the checkpoint' : `each of ${skills.join(', ')}`} (e.g. ${example}), commit, and ${then}`;
 }
 
