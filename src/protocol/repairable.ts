@@ -2,8 +2,9 @@
 // "in-progress"), an action written as an object without `text` ({"action": "…"}) or with a
 // number for done_when, next_actions written as one string, a time written without its zone
 // or with a space for the T ("updated_at": "2026-09-14 09:12", "at": "2026-08-30"), a number
-// where text belongs ("step": 2, "protocol_version": 1.1), one string where a list of them
-// belongs ("key_decisions": "Use JWT"), a progress row without an id or a label. validate
+// where text belongs ("step": 2, "protocol_version": 1.1, a row's "id": 1, a key decision 2),
+// one string where a list of them belongs ("key_decisions": "Use JWT"), a progress row without
+// an id or a label. validate
 // keeps them as errors; status, next and resume read the file as written and say, in one note,
 // what is off and the exact `checkpoint update` that fixes it. Pure.
 import { ROW_NAME_KEYS } from './row-names.js';
@@ -249,18 +250,16 @@ const VERSION_NUMBERS: Record<string, string> = { '1': '1.0', '1.0': '1.0', '1.1
 
 /**
  * Values written in the wrong JSON type where what they mean is plain: a number or true/false
- * where text belongs ("step": 2, read as "2", as written: 8.0 stays "8.0"), protocol_version as a
+ * where text belongs ("step": 2, read as "2", as written: 8.0 stays "8.0"; a row's id or label, a
+ * context_primer entry), protocol_version as a
  * number (1.1, fixed by any write, which stamps it), one string where context_primer holds a list
  * ("key_decisions": "Use JWT"), a progress_table row without an id (given one unused in the table).
  */
 function typeSlips(doc: Obj, numberText: NumberText, notes: RepairNote[]): Retyped[] {
   const typed: Retyped[] = [];
   for (const field of TEXT_FIELDS) {
-    const v = doc[field];
-    if (typeof v !== 'number' && typeof v !== 'boolean') continue;
-    const text = typeof v === 'number' ? numberText(v, [field]) : String(v);
-    typed.push({ path: [field], value: text });
-    notes.push({ path: field, problem: `${field} is the ${typeof v} ${text}, not text`, fix: `--${field}=${shellQuote(text)}` });
+    const text = scalarAsText(doc[field], [field], numberText, notes);
+    if (text !== null) typed.push({ path: [field], value: text });
   }
   // Left out (agents and people writing by hand skip it): every version reads alike ("1.1" only
   // added optional fields), so it reads as the current one, and any write stamps it.
@@ -308,14 +307,17 @@ function typeSlips(doc: Obj, numberText: NumberText, notes: RepairNote[]): Retyp
       ...(value === null ? { byHand: `make ${path} a list holding that text (it is ${v.length} characters, too long to spell out here)` } : {}),
     });
   }
-  if (isObj(primer)) for (const list of PRIMER_LISTS) recordEntrySlips(primer[list], list, numberText, typed, notes);
+  if (isObj(primer)) for (const list of PRIMER_LISTS) entrySlips(primer[list], list, numberText, typed, notes);
   if (Array.isArray(doc.progress_table)) {
-    const rows = doc.progress_table as unknown[];
+    // Each row as it reads, its id and label written as numbers ({"id": 1}) read as their text
+    // first, so the rules below see the row every reader sees; retyped once, at the end.
+    const written = doc.progress_table as unknown[];
+    const rows = written.map((r, i) => (isObj(r) ? rowTexts(r, i, numberText, notes) : r));
     const freshId = idsUnusedIn(rows.flatMap((r) => (isObj(r) && typeof r.id === 'string' ? [r.id] : [])), 'row-');
     rows.forEach((r, i) => {
       if (!isObj(r) || r.id !== undefined || !hasWords(r.label)) return;
       const id = freshId(i);
-      typed.push({ path: ['progress_table', i], value: { id, ...r } });
+      rows[i] = { id, ...r };
       notes.push({ path: joinPath(joinPath('progress_table', i), 'id'), problem: `progress_table[${i}] (${quoted(r.label)}) has no id`, fix: `--progress_table.${i}.id=${id}` });
     });
     // A row written {"name": "Auth", "status": "complete"} (or by its title, task, step, phase):
@@ -327,7 +329,7 @@ function typeSlips(doc: Obj, numberText: NumberText, notes: RepairNote[]): Retyp
       const text = r[key] as string;
       const id = freshId(i);
       const label = textAssign(text);
-      typed.push({ path: ['progress_table', i], value: { id, label: text, ...r } });
+      rows[i] = { id, label: text, ...r };
       notes.push({
         path: joinPath('progress_table', i),
         problem: `progress_table[${i}] has no id or label (read by its ${key}, ${quoted(text)})`,
@@ -339,7 +341,7 @@ function typeSlips(doc: Obj, numberText: NumberText, notes: RepairNote[]): Retyp
     rows.forEach((r, i) => {
       if (!isObj(r) || !hasWords(r.id) || r.label !== undefined) return;
       const label = textAssign(r.id);
-      typed.push({ path: ['progress_table', i], value: { ...r, label: r.id } });
+      rows[i] = { ...r, label: r.id };
       notes.push({
         path: joinPath(joinPath('progress_table', i), 'label'),
         problem: `progress_table[${i}] (${quoted(r.id)}) has no label (read as its id)`,
@@ -347,8 +349,33 @@ function typeSlips(doc: Obj, numberText: NumberText, notes: RepairNote[]): Retyp
         ...(label === null ? { byHand: `give progress_table[${i}] a label` } : {}),
       });
     });
+    rows.forEach((r, i) => {
+      if (r !== written[i]) typed.push({ path: ['progress_table', i], value: r });
+    });
   }
   return typed;
+}
+
+/**
+ * A number or true/false written where text belongs, as `step` is: the text it reads as (8.0 as
+ * written), noted with the fix that makes it that text; null for any other value. `at`: its place.
+ */
+function scalarAsText(v: unknown, at: ReadonlyArray<string | number>, numberText: NumberText, notes: RepairNote[]): string | null {
+  if (typeof v !== 'number' && typeof v !== 'boolean') return null;
+  const text = typeof v === 'number' ? numberText(v, at) : String(v);
+  const path = at.reduce<string>((p, seg) => joinPath(p, seg), '');
+  notes.push({ path, problem: `${path} is the ${typeof v} ${text}, not text`, fix: `--${at.join('.')}=${shellQuote(text)}` });
+  return text;
+}
+
+/** Row `r` at progress_table[i] with an id or label written as a number or true/false read as its text; `r` itself when neither is. */
+function rowTexts(r: Obj, i: number, numberText: NumberText, notes: RepairNote[]): Obj {
+  let row = r;
+  for (const key of ['id', 'label'] as const) {
+    const text = scalarAsText(r[key], ['progress_table', i, key], numberText, notes);
+    if (text !== null) row = { ...row, [key]: text };
+  }
+  return row;
 }
 
 
@@ -364,12 +391,15 @@ const ENTRY_KEYS: Record<(typeof PRIMER_LISTS)[number], readonly string[]> = {
  * "passkey auth"}, {"decision": "Use Hono", "why": "edge runtime"}): each read as the string its
  * naming member holds, its other members after it in brackets ("src/a.ts (description: passkey
  * auth)"), as people annotate a string entry. Only records of text, numbers and true/false: one
- * holding a list or a record is not a plain slip.
+ * holding a list or a record is not a plain slip. An entry written as a number or true/false
+ * (`"key_decisions": ["Use JWT", 2]`) reads as its text, as `step` does.
  */
-function recordEntrySlips(items: unknown, list: (typeof PRIMER_LISTS)[number], numberText: NumberText, typed: Retyped[], notes: RepairNote[]): void {
+function entrySlips(items: unknown, list: (typeof PRIMER_LISTS)[number], numberText: NumberText, typed: Retyped[], notes: RepairNote[]): void {
   if (!Array.isArray(items)) return;
   const path = `context_primer.${list}`;
   const read = items.map((item, i) => {
+    const text = scalarAsText(item, ['context_primer', list, i], numberText, notes);
+    if (text !== null) return text;
     if (!isObj(item)) return null;
     const key = ENTRY_KEYS[list].find((k) => hasWords(item[k]));
     if (key === undefined) return null;
@@ -386,7 +416,7 @@ function recordEntrySlips(items: unknown, list: (typeof PRIMER_LISTS)[number], n
   if (read.every((r) => r === null)) return;
   typed.push({ path: ['context_primer', list], value: items.map((item, i) => read[i] ?? item) });
   read.forEach((text, i) => {
-    if (text === null) return;
+    if (text === null || !isObj(items[i])) return;
     const at = joinPath(path, i);
     const value = textAssign(text);
     notes.push({

@@ -97,6 +97,31 @@ describe.each(ENGINES)('doctor on a slip-only checkpoint (%s engine)', (engine) 
     expect((await runCli(dir, ['next', '--engine', engine])).stdout).toContain('skipped next_actions[0] "Merge PR #12 (auth middleware)": #12 landed in');
   });
 
+  it('numbers as progress row ids and labels and as key_decisions read as their text: drift is still checked, the fix makes them text (red team 62b 03)', async () => {
+    const rows = [{ id: 1, label: 'Design', status: 'complete' }, { id: 2, label: 3, status: 'in_progress' }];
+    const primer = { key_decisions: ['JWT', 2], generated_files: messy().context_primer.generated_files };
+    const dir = drifted(messy({ status: 'in_progress', progress_table: rows, context_primer: primer, next_actions: ['Merge PR #12 (auth middleware)', 'Write the session docs'] }));
+    // As typed by hand: the decision written 2.0.
+    write(dir, FILE, read(dir, FILE).replace(/("JWT",\s*)2/, '$12.0'));
+    const before = read(dir, FILE);
+    const findings: F[] = JSON.parse((await runCli(dir, ['doctor', '--json', '--engine', engine])).stdout).findings;
+    expect(findings.filter((f) => f.check === 'schema' && f.level === 'error').map((f) => f.path)).toEqual(['progress_table[0].id', 'progress_table[1].id', 'progress_table[1].label', 'context_primer.key_decisions[1]']);
+    expect(findings.filter((f) => f.check === 'landed').map((f) => f.path)).toEqual(['next_actions[0]']);
+    expect(findings.find((f) => f.path === 'context_primer.generated_files[1]')).toMatchObject({ level: 'warning', evidence: { file: 'src/session.ts', missing: true } });
+    const fix = "checkpoint update api --context_primer.key_decisions.1='2.0' --progress_table.0.id='1' --progress_table.1.id='2' --progress_table.1.label='3'";
+    expect(findings.find((f) => f.check === 'schema' && f.level === 'info')!.fix).toBe(fix);
+    expect(read(dir, FILE)).toBe(before);
+    const next = await runCli(dir, ['next', '--engine', engine]);
+    expect(next.stdout).toContain('→ Write the session docs');
+    expect((await runCli(dir, ['resume', 'api', '--engine', engine])).code).toBe(0);
+    // Pasted as printed: the values become text, as written, and the file is valid.
+    expect((await runCli(dir, ['update', 'api', "--context_primer.key_decisions.1=2.0", '--progress_table.0.id=1', '--progress_table.1.id=2', '--progress_table.1.label=3'])).code).toBe(0);
+    const fixed = JSON.parse(read(dir, FILE));
+    expect(fixed.progress_table.map((r: { id: unknown; label: unknown }) => [r.id, r.label])).toEqual([['1', 'Design'], ['2', '3']]);
+    expect(fixed.context_primer.key_decisions).toEqual(['JWT', '2.0']);
+    expect((await runCli(dir, ['validate', 'api'])).code).toBe(0);
+  });
+
   it('an action object without text keeps its "pr" and "ticket" keys: the landing they name is found, and next skips it (red team 12-07)', async () => {
     const dir = drifted(messy({ next_actions: [{ action: 'Get the auth middleware merged', pr: 12 }, { task: 'Ship the session docs', ticket: 'PLAT-9' }, 'Write the session docs'] }));
     const findings: F[] = JSON.parse((await runCli(dir, ['doctor', '--json', '--engine', engine])).stdout).findings;

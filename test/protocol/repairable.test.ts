@@ -254,6 +254,27 @@ describe('readableView', () => {
     expect(r.notes[2]).toMatchObject({ problem: 'protocol_version is the number 1.1, not the string "1.1"', anyWrite: true });
   });
 
+  it('a number or true/false as a row id or label or as a context_primer entry reads as its text, as step does; the view keeps the rest (red team 62b 03)', () => {
+    const rows = [{ id: 1, label: 'Plan', status: 'complete' }, { id: 2, status: 'in_progress' }, { id: 'ship', label: true, status: 'not_started' }];
+    const text = JSON.stringify(doc({ progress_table: rows, context_primer: { key_decisions: ['Use JWT', 8], generated_files: ['src/a.ts (PR 12)'], user_preferences: [false] } }), null, 2).replace('"Use JWT",\n      8', '"Use JWT",\n      8.0');
+    const parsed = parseJson(text);
+    const r = readableView(parsed.value, validateCheckpoint(parsed.value).errors, () => parsed.texts)!;
+    expect(r).not.toBeNull();
+    for (const read of [r.view, r.meaning]) {
+      expect(read.progress_table).toEqual([{ id: '1', label: 'Plan', status: 'complete' }, { id: '2', label: '2', status: 'in_progress' }, { id: 'ship', label: 'true', status: 'not_started' }]);
+      expect(read.context_primer).toEqual({ key_decisions: ['Use JWT', '8.0'], generated_files: ['src/a.ts (PR 12)'], user_preferences: ['false'] });
+    }
+    expect(validateCheckpoint({ ...r.meaning }).errors).toEqual([]);
+    expect(r.notes.map((n) => [n.path, n.problem, n.fix])).toEqual([
+      ['context_primer.key_decisions[1]', 'context_primer.key_decisions[1] is the number 8.0, not text', "--context_primer.key_decisions.1='8.0'"],
+      ['context_primer.user_preferences[0]', 'context_primer.user_preferences[0] is the boolean false, not text', "--context_primer.user_preferences.0='false'"],
+      ['progress_table[0].id', 'progress_table[0].id is the number 1, not text', "--progress_table.0.id='1'"],
+      ['progress_table[1].id', 'progress_table[1].id is the number 2, not text', "--progress_table.1.id='2'"],
+      ['progress_table[2].label', 'progress_table[2].label is the boolean true, not text', "--progress_table.2.label='true'"],
+      ['progress_table[1].label', 'progress_table[1] ("2") has no label (read as its id)', "--progress_table.1.label='2'"],
+    ]);
+  });
+
   it('a row without a label reads labelled by its id, with the exact fix; a checkpoint with another error names that error first (red team, 12-04)', () => {
     const rows = [{ id: 'plan', status: 'complete' }, { id: 'build (PR 12)', label: 'Build', status: 'in_progress' }];
     const r = view(doc({ created_at: '2026-12-01 10:00', progress_table: rows }))!;
