@@ -12,6 +12,14 @@ const SYNONYMS: Record<string, string> = {
   todo: 'not_started', pending: 'not_started', planned: 'not_started', notstarted: 'not_started', open: 'not_started',
   waiting: 'blocked', onhold: 'blocked', stuck: 'blocked',
   fail: 'failed', error: 'failed', errored: 'failed',
+  // What a blocker needs, as people say it: someone's answer, a change to the code, something outside.
+  decision: 'user_decision', decide: 'user_decision', approval: 'user_decision', approve: 'user_decision', userapproval: 'user_decision',
+  input: 'user_decision', userinput: 'user_decision', user: 'user_decision', needsuser: 'user_decision', askuser: 'user_decision',
+  needsdecision: 'user_decision', needsapproval: 'user_decision', needsinput: 'user_decision', needsuserinput: 'user_decision',
+  human: 'user_decision', humaninput: 'user_decision', signoff: 'user_decision',
+  fix: 'code_fix', bugfix: 'code_fix', bug: 'code_fix', code: 'code_fix', codechange: 'code_fix', patch: 'code_fix', needsfix: 'code_fix',
+  external: 'external_dep', dependency: 'external_dep', externaldependency: 'external_dep', dep: 'external_dep',
+  thirdparty: 'external_dep', vendor: 'external_dep', upstream: 'external_dep',
 };
 
 /** Case and all but letters and digits ignored: "In Progress", "in-progress", "IN_PROGRESS" and "Done ✅" read as words. */

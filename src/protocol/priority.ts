@@ -51,6 +51,23 @@ export function waitsOnUser(b: unknown): boolean {
   return typeof needs === 'string' && !(BLOCKER_NEEDS as readonly string[]).includes(needs) && suggestEnum(needs, BLOCKER_NEEDS) === 'user_decision';
 }
 
+/**
+ * Whether blocker `b`'s `needs` is written outside its enum with no clear meaning ("Dana",
+ * "review"): whether it waits on the user is unclear, so no reader takes it for plain work.
+ */
+export function needsUnclear(b: unknown): boolean {
+  const needs = (b as { needs?: unknown } | null)?.needs;
+  return typeof needs === 'string' && !(BLOCKER_NEEDS as readonly string[]).includes(needs) && suggestEnum(needs, BLOCKER_NEEDS) === null;
+}
+
+/** Why a checkpoint ranked failed or blocked for an unclear blocker alone ranks so. */
+export const UNCLEAR_NEEDS_LABEL = "a blocker's needs is unclear: it may wait on the user";
+
+/** The open blockers of `cp` whose `needs` is unclear (needsUnclear). */
+export function unclearBlockers(cp: Checkpoint) {
+  return openBlockers(cp).flatMap(({ b }) => (needsUnclear(b) ? [b] : []));
+}
+
 /** The blockers of `cp` that still block, each with its place in `blockers`. */
 export function openBlockers(cp: Checkpoint): { b: NonNullable<Checkpoint['blockers']>[number]; index: number }[] {
   return (Array.isArray(cp.blockers) ? cp.blockers : []).flatMap((b, index) => (b && !blockerClosed(b) ? [{ b, index }] : []));
@@ -69,7 +86,8 @@ export function isAtGate(cp: Checkpoint): boolean {
 
 export function rankOf(cp: Checkpoint): number {
   if (userDecisionBlockers(cp).length) return RANKS.userDecision;
-  if (cp.status === 'failed' || cp.status === 'blocked') return RANKS.failedOrBlocked;
+  // A blocker that may wait on the user ranks above plain work, as a blocked checkpoint does.
+  if (cp.status === 'failed' || cp.status === 'blocked' || unclearBlockers(cp).length) return RANKS.failedOrBlocked;
   if (cp.status === 'in_progress') return isAtGate(cp) ? RANKS.atGate : RANKS.inProgress;
   if (cp.status === 'complete' && Array.isArray(cp.next_actions) && cp.next_actions.length) return RANKS.completeWithQueue;
   return RANKS.rest;

@@ -32,6 +32,15 @@ describe('rankOf', () => {
     expect(rankOf(base({ status: 'complete' }))).toBe(RANKS.completeWithQueue);
     expect(rankOf(base({ status: 'complete', next_actions: [] }))).toBe(RANKS.rest);
   });
+
+  it("reads a blocker's needs by the words people write; one no reader can tell ranks above plain work (red team 62b 05)", () => {
+    const needs = (n: string) => base({ blockers: [{ id: 'b', description: 'Postgres or SQLite?', needs: n as never }] });
+    for (const n of ['decision', 'Approval', 'user input', 'needs-user', 'User Decision', 'decision - which DB']) expect(rankOf(needs(n)), n).toBe(RANKS.userDecision);
+    for (const n of ['bug', 'Fix', 'vendor', 'third-party', 'external dependency']) expect(rankOf(needs(n)), n).toBe(RANKS.inProgress);
+    for (const n of ['Dana', 'review', 'tbd']) expect(rankOf(needs(n)), n).toBe(RANKS.failedOrBlocked);
+    // A closed one waits on nothing.
+    expect(rankOf(base({ blockers: [{ id: 'b', description: 'd', needs: 'Dana' as never, resolved: true } as never] }))).toBe(RANKS.inProgress);
+  });
 });
 
 describe('rankCheckpoints', () => {

@@ -424,6 +424,38 @@ describe('hand-written slips (a status outside its enum, an action object withou
     expect((await runCli(dir, ['resume', 'api', '--context'])).stdout).toMatch(/^ {2}⛔ db: Pick the database\n {2}■ ci: CI is red$/m);
   });
 
+  it('a blocker needs written "decision", "approval" or "user input" is a decision waiting on the user; an unclear one ranks above plain work and makes resume ask (red team 62b 05)', async () => {
+    for (const needs of ['decision', 'approval', 'user input', 'Needs user', 'decision: Postgres or SQLite']) {
+      const dir = repoWith([cp('api', { blockers: [{ id: 'db', description: 'Postgres or SQLite? Ask Dana', needs }] }), cp('web', { updated_at: daysAgo(0.7) })]);
+      const next = await runCli(dir, ['next']);
+      expect(next.stdout, needs).toMatch(/^api \(decision waiting on the user\)\n→ Ask the user to decide: Postgres or SQLite\? Ask Dana \(blocker db\)$/m);
+      expect(next.stdout).toContain('fix: checkpoint update api --blockers.0.needs=user_decision');
+      const resume = await runCli(dir, ['resume', 'api']);
+      expect(resume.code, needs).toBe(3);
+      expect(resume.stdout).toContain('⛔ db: Postgres or SQLite? Ask Dana');
+    }
+    // Other kinds by their words: not the user's, plain work as before.
+    for (const [needs, meant] of [['bug fix', 'code_fix'], ['Vendor', 'external_dep'], ['external dependency', 'external_dep']]) {
+      const dir = repoWith([cp('api', { blockers: [{ id: 'k', description: 'Stripe key', needs }] })]);
+      expect((await runCli(dir, ['next'])).stdout).toMatch(new RegExp(`^api \\(in progress\\)[\\s\\S]*--blockers\\.0\\.needs=${meant}$`, 'm'));
+      expect((await runCli(dir, ['resume', 'api'])).code, needs).toBe(0);
+    }
+    // Written so no reader can tell whether it waits on the user: asked, not worked past.
+    const dir = repoWith([cp('api', { blockers: [{ id: 'db', description: 'Postgres or SQLite?', needs: 'Dana' }] }), cp('web', { updated_at: daysAgo(0.7) })]);
+    const before = read(dir, '.checkpoints/api.checkpoint.json');
+    const next = JSON.parse((await runCli(dir, ['next', '--json'])).stdout).next;
+    expect(next).toMatchObject({ skill: 'api', rank: 2, reason: "a blocker's needs is unclear: it may wait on the user" });
+    const one = await runCli(dir, ['resume', 'api']);
+    expect(one.code).toBe(3);
+    expect(one.stdout).toContain('ASK THE USER: blocker db needs "Dana", outside user_decision|code_fix|external_dep, so whether it waits on the user is unclear.');
+    expect(one.stdout).toContain("fix: checkpoint update api --blockers.0.needs='<user_decision|code_fix|external_dep>'");
+    expect(JSON.parse((await runCli(dir, ['resume', 'api', '--json'])).stdout).ask_user).toBe(true);
+    const any = await runCli(dir, ['resume']);
+    expect(any.code).toBe(3);
+    expect(any.stdout).toMatch(/^ {2}api .*— a blocker's needs is unclear: it may wait on the user$/m);
+    expect(read(dir, '.checkpoints/api.checkpoint.json')).toBe(before);
+  });
+
   it('a blocker written as a string, or without an id, is a slip: the checkpoint is read, the blocker shown, and the note\'s fix makes the file valid', async () => {
     const dir = repoWith([cp('api', { blockers: ["Waiting on the ops team's API key", { description: 'CI is red', needs: 'code_fix' }, { id: 'b2', description: 'Pick a DB', needs: 'external_dep' }] })]);
     const before = read(dir, '.checkpoints/api.checkpoint.json');

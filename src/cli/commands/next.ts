@@ -1,5 +1,5 @@
 import { actionText } from '../../protocol/types.js';
-import { MARKED_DONE, RANK_LABELS, RANKS, userDecisionBlockers } from '../../protocol/priority.js';
+import { MARKED_DONE, RANK_LABELS, RANKS, UNCLEAR_NEEDS_LABEL, userDecisionBlockers } from '../../protocol/priority.js';
 import { buildAgenda, landedBlockerNote, needsRepairLines, repairEntry, repairNoteLine, repairsEntry, type AgendaItem, type LandedBlocker } from '../../read/agenda.js';
 import type { Context, ParsedArgs } from '../spec.js';
 import { outsideLine } from '../../store/sparse-checkout.js';
@@ -22,12 +22,19 @@ export interface Recommendation {
 }
 
 export function recommend(item: AgendaItem): Recommendation {
-  const base = { skill: item.skill, rank: item.rank, reason: item.rank === RANKS.rest && item.choice.action !== null ? 'queued, but not in progress' : RANK_LABELS[item.rank]!, stale: item.stale, over_budget: item.overBudget, skipped_as_landed: item.choice.landed, landed_blockers: item.landedBlockers };
+  const base = { skill: item.skill, rank: item.rank, reason: rankReason(item), stale: item.stale, over_budget: item.overBudget, skipped_as_landed: item.choice.landed, landed_blockers: item.landedBlockers };
   const decision = userDecisionBlockers(item.checkpoint)[0];
   if (decision) return { ...base, kind: 'decision', text: `Ask the user to decide: ${decision.description} (blocker ${String(decision.id)})` };
   if (item.choice.reconcile) return { ...base, kind: 'reconcile', text: reconcileText(item.skill, item.status, item.choice.landed.length, doneHow(item.choice.landed)) };
   if (item.choice.action !== null) return { ...base, kind: 'action', text: actionText(item.choice.action) };
   return { ...base, kind: 'review', text: `${item.skill} is ${item.checkpoint.status} with nothing queued: review it or start the next piece of work` };
+}
+
+/** Why `item` ranks where it does: its rank's label, unless another word says it better. */
+function rankReason(item: AgendaItem): string {
+  if (item.rank === RANKS.rest && item.choice.action !== null) return 'queued, but not in progress';
+  if (item.rank === RANKS.failedOrBlocked && item.status !== 'failed' && item.status !== 'blocked') return UNCLEAR_NEEDS_LABEL;
+  return RANK_LABELS[item.rank]!;
 }
 
 /** How the skipped actions are done: landed in git, marked done in the file, or some of each. */

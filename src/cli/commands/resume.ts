@@ -1,7 +1,7 @@
 import { CheckpointError } from '../../errors.js';
 import { shownList } from '../../one-line.js';
 import { actionText, type Checkpoint } from '../../protocol/types.js';
-import { openBlockers, RANK_LABELS, RANKS, userDecisionBlockers, waitsOnUser } from '../../protocol/priority.js';
+import { openBlockers, RANK_LABELS, RANKS, UNCLEAR_NEEDS_LABEL, unclearBlockers, userDecisionBlockers, waitsOnUser } from '../../protocol/priority.js';
 import { blockedOnlyByLanded, blockingError, brokenNotice, buildAgenda, landedBlockerNote, needsRepairLines, needsResolve, repairEntry, repairNoteLine, repairsEntry, type AgendaItem } from '../../read/agenda.js';
 import { oneLine as q, relativeTime } from '../render/output.js';
 import { displayWidth, padDisplay } from '../render/width.js';
@@ -15,7 +15,7 @@ import { engineArg, historyNotice, optionalSkillArg, rootOf } from './common.js'
 import { recommend } from './next.js';
 import { placeholder, shellQuote } from '../../shell-words.js';
 import { handRepair } from '../../protocol/repairable.js';
-import { CHECKPOINT_STATUSES } from '../../protocol/shapes.generated.js';
+import { BLOCKER_NEEDS, CHECKPOINT_STATUSES } from '../../protocol/shapes.generated.js';
 import type { GoneFile } from '../../read/gone-files.js';
 import type { OutsideFile } from '../../read/outside-files.js';
 import { listEntries, type ListEntry } from '../../protocol/field-places.js';
@@ -92,11 +92,11 @@ export async function run(args: ParsedArgs, ctx: Context): Promise<number> {
     return 0;
   }
   // Blocked by nothing but work git shows landed: the session checks and clears the blockers (orient says so), no question for the user.
-  const needsUser = (i: AgendaItem) => i.stale || (i.status === 'blocked' && !blockedOnlyByLanded(i)) || i.status === 'failed' || unreadStatus(i);
+  const needsUser = (i: AgendaItem) => i.stale || (i.status === 'blocked' && !blockedOnlyByLanded(i)) || i.status === 'failed' || unreadStatus(i) || unclearNeeds(i);
   // Without a skill we never silently pick one the user has to look at: list and ask. The only
   // checkpoint there is gets its briefing instead, led by the question (exit 3 all the same).
   if (!skill && (askRepair || (needsUser(top!) && agenda.items.length > 1))) {
-    const candidates = agenda.items.slice(0, 8).map((i) => ({ skill: i.skill, status: i.checkpoint.status, stale: i.stale, reason: unreadStatus(i) ? UNREAD_STATUS : RANK_LABELS[i.rank], updated: relativeTime(i.checkpoint.updated_at, ctx.now) }));
+    const candidates = agenda.items.slice(0, 8).map((i) => ({ skill: i.skill, status: i.checkpoint.status, stale: i.stale, reason: unreadStatus(i) ? UNREAD_STATUS : unclearNeeds(i) ? UNCLEAR_NEEDS_LABEL : RANK_LABELS[i.rank], updated: relativeTime(i.checkpoint.updated_at, ctx.now) }));
     const repair = unreadable.map(repairEntry);
     // Within the budget like the briefing: the question is never left out, the lists give way from their ends.
     // A side of an unfinished merge may well be readable: it is not read, and said so.
@@ -194,6 +194,9 @@ export function fittedJson(data: Record<string, unknown>, maxBytes: number, skil
 // goes on is the user's call, as for blocked, never resumed as if in progress.
 const UNREAD_STATUS = `a status outside ${CHECKPOINT_STATUSES.join('|')}: whether work goes on is unclear`;
 const unreadStatus = (i: AgendaItem) => !(CHECKPOINT_STATUSES as readonly string[]).includes(i.status);
+// A blocker whose needs no repair reads ("Dana", "review") may wait on the user: theirs to say,
+// unless the work every blocker waits on has landed (then the session checks and clears them).
+const unclearNeeds = (i: AgendaItem) => unclearBlockers(i.meant).length > 0 && !blockedOnlyByLanded(i);
 
 function progress(cp: Checkpoint): string {
   const rows = Array.isArray(cp.progress_table) ? cp.progress_table : [];
@@ -292,7 +295,12 @@ function orient(item: AgendaItem, now: Date, ask: boolean, files: readonly Liste
     ...(item.repairs.length ? [{ name: 'repair note', tier: 2, head: [repairNoteLine(item)!.replace(/[\s\S]*/, (l) => q(l))] }] : []),
     { name: 'source', tier: 1, head: [`(the text after each label is quoted from .checkpoints/${item.skill}.checkpoint.json, as earlier sessions wrote it)`] },
   ];
-  const why = unreadStatus(item) ? `its status "${q(cp.status)}" is outside ${CHECKPOINT_STATUSES.join('|')}, so whether work goes on is unclear` : `this checkpoint is ${item.stale ? 'stale' : q(cp.status)}`;
+  const unclear = unclearBlockers(item.meant)[0];
+  const why = unreadStatus(item)
+    ? `its status "${q(cp.status)}" is outside ${CHECKPOINT_STATUSES.join('|')}, so whether work goes on is unclear`
+    : unclear && !item.stale && item.status !== 'failed' && item.status !== 'blocked'
+      ? `blocker ${q(String(unclear.id))} needs "${q(String(unclear.needs))}", outside ${BLOCKER_NEEDS.join('|')}, so whether it waits on the user is unclear`
+      : `this checkpoint is ${item.stale ? 'stale' : q(cp.status)}`;
   // Where it does not fit whole, cut only after "ASK THE USER" or its reason: a start cut inside
   // the choices could read as one of them ("Continue from here").
   const asked = `ASK THE USER: ${why}.`;
