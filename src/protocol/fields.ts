@@ -76,8 +76,9 @@ export const POLICY_RULES: readonly PolicyRule[] = [
   // skill write two): the later save's, as a snapshot; doctor notes a path of another checkout (red team, 12-06).
   { pattern: 'project_dir', policy: SNAPSHOT },
   { pattern: 'cost.updated_at', policy: { kind: 'instant', pick: 'latest' } },
-  // Spend each branch's sessions recorded; budget_usd and currency stay plain values.
-  ...['cost.total_usd', 'cost.by_phase.*', 'cost.by_model.*', 'cost.tokens.*'].map((pattern) => ({ pattern, policy: COUNTER })),
+  // Spend each branch's sessions recorded; budget_usd and currency stay plain values. tokens is
+  // free-form: a count at any depth under it (`cost.tokens.cache.read`) is spend (red team 62a 06).
+  ...['cost.total_usd', 'cost.by_phase.*', 'cost.by_model.*', 'cost.tokens.*.**'].map((pattern) => ({ pattern, policy: COUNTER })),
   { pattern: 'capsule', policy: { kind: 'capsule' } },
   // The machine-written repository snapshot (`pause --auto` on every compaction): one value, never mixed field by field.
   { pattern: 'capsule.mechanical', policy: SNAPSHOT },

@@ -490,6 +490,21 @@ describe('counter policy (cost spend)', () => {
     expect(cost(value)).toEqual({ ...COST, total_usd: 6.75, tokens: { input: 390, note: 'approx' }, updated_at: '2026-03-03T00:00:00Z' });
   });
 
+  it('adds counts nested at any depth under the free-form tokens like the flat ones (red team 62a 06)', () => {
+    // As a telemetry tool writes them: cache reads and writes under tokens.cache, per-model under tokens.by_model.
+    const nested = spend((c) => (c.tokens = { input: 1000, cache: { read: 100, write: { '5m': 8.0 } }, note: 'approx' }));
+    const session = (input: number, read: number, write: number, at: string) =>
+      edit((d) => Object.assign(d.cost, { updated_at: at, tokens: { input, cache: { read, write: { '5m': write } }, note: 'approx' } }), nested);
+    const { value, conflicts } = merge3(nested, session(1100, 150, 12.0, '2026-03-02T00:00:00Z'), session(1050, 130, 9.5, '2026-03-03T00:00:00Z'));
+    expect(conflicts).toEqual([]);
+    expect(cost(value).tokens).toEqual({ input: 1150, cache: { read: 180, write: { '5m': 13.5 } }, note: 'approx' });
+    // A count one side lowered beside the other's spend is still no sum; a string under it stays a plain value.
+    const lowered = merge3(nested, session(1100, 50, 8.0, '2026-03-02T00:00:00Z'), session(1050, 130, 8.0, '2026-03-03T00:00:00Z'));
+    expect(displays(lowered.conflicts)).toEqual(['cost.tokens.cache.read']);
+    const notes = merge3(nested, edit((d) => (d.cost.tokens.cache.note = 'exact'), nested), edit((d) => (d.cost.tokens.cache.note = 'rough'), nested));
+    expect(displays(notes.conflicts)).toEqual(['cost.tokens.cache.note']);
+  });
+
   it('counts both sessions that raised a counter to the same value in saves of their own; one save on both sides (a cherry-pick) once', () => {
     // Red team 12-06: a +1 run counter and a flat per-session cost on two machines lost a session.
     const session = (at: string) => edit((d) => ((d.updated_at = at), (d.cost.total_usd = 1.25), (d.cost.tokens.input = 60), (d.skill_state = { runs: 6 })), edit((d) => (d.skill_state = { runs: 5 }), base));

@@ -191,6 +191,8 @@ const spendEdit: fc.Arbitrary<Edit> = fc.oneof(
     add((cost.by_phase ??= {}), phase);
     add((cost.by_model ??= {}), 'claude-opus-4-8');
     (cost.tokens ??= {}).input = (cost.tokens.input ?? 0) + tokens;
+    // A count nested in the free-form tokens, as telemetry tools write cache reads: spend as well.
+    (cost.tokens.cache ??= {}).read = (cost.tokens.cache.read ?? 0) + (tokens % 7) * 100;
     cost.updated_at = at;
   }),
   fc.integer({ min: 10, max: 90 }).map((budget): Edit => (d) => ((d.cost ??= {}).budget_usd = budget)),
@@ -254,6 +256,7 @@ describe('merge properties over generated session histories', () => {
   it('is symmetric, keeps one-sided changes, every added log entry and no removed one', () => {
     let sameClaims = 0;
     let counters = 0;
+    let nestedCounters = 0;
     fc.assert(
       fc.property(triple, ([base, ours, theirs]) => {
         const forward = mergeCheckpointValues(base, ours, theirs);
@@ -308,13 +311,15 @@ describe('merge properties over generated session histories', () => {
 
         // Spend counters both sides changed: base + each side's increment, rounded to the decimals the sides have.
         for (const path of objectPaths([base, ours, theirs])) {
-          if (path[0] !== 'cost' || !(path[1] === 'total_usd' ? path.length === 2 : path.length === 3 && ['by_phase', 'by_model', 'tokens'].includes(path[1] as string))) continue;
+          // (Any depth under tokens: cost.tokens.cache.read is spend as cost.tokens.input is.)
+          if (path[0] !== 'cost' || !(path[1] === 'total_usd' ? path.length === 2 : path[1] === 'tokens' ? path.length >= 3 : path.length === 3 && ['by_phase', 'by_model'].includes(path[1] as string))) continue;
           const [vb, vo, vt] = [valueAt(base, path), valueAt(ours, path), valueAt(theirs, path)];
           const count = (v: JsonValue | undefined) => typeof v === 'number' && v >= 0;
           if (!count(vo) || !count(vt) || (vb !== undefined && !count(vb)) || vo === vb || vt === vb || vo === vt) continue;
           const sum = (vo as number) + (vt as number) - ((vb as number | undefined) ?? 0);
           if (sum < 0 || underConflict(path.slice(0, -1))) continue;
           counters++;
+          if (path.length > 3) nestedCounters++;
           expect(forward.conflicts.filter((c) => isPrefix(path, c.path)), path.join('.')).toEqual([]);
           const merged = valueAt(forward.value, path) as number;
           expect(Math.abs(merged - sum), path.join('.')).toBeLessThan(1e-6);
@@ -354,6 +359,7 @@ describe('merge properties over generated session histories', () => {
     expect(sameClaims).toBeGreaterThan(40);
     // ... and two branches' spend on the same counters.
     expect(counters).toBeGreaterThan(20);
+    expect(nestedCounters).toBeGreaterThan(5);
   });
 
   it('leaves a document alone that only one side changed', () => {
