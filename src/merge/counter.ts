@@ -6,16 +6,30 @@
 
 import type { JsonValue } from '../protocol/types.js';
 import { ownValue } from '../protocol/identity.js';
-import { jsonEqual } from './json-value.js';
+import { compareStrings, jsonEqual } from './json-value.js';
 import { quoted } from '../one-line.js';
 
 const isCount = (v: JsonValue | undefined): v is number => typeof v === 'number' && Number.isFinite(v) && v >= 0;
 
-/** Decimal places of a number as JSON would write it (`0.25` -> 2, `1e-7` -> 7, `1.5e+3` -> 0). */
-function decimals(n: number): number {
-  const [mantissa, exponent] = String(n).split('e');
+/** Decimal places a number text writes (`0.25` -> 2, `6.00` -> 2, `1e-7` -> 7, `1.5e+3` -> 0). */
+function writtenDecimals(text: string): number {
+  const [mantissa, exponent] = text.toLowerCase().split('e');
   const fraction = mantissa!.split('.')[1]?.length ?? 0;
   return Math.max(0, fraction - Number(exponent ?? 0));
+}
+
+/** Decimal places of a number as JSON would write it. */
+const decimals = (n: number): number => writtenDecimals(String(n));
+
+/**
+ * Of two spellings of one exact number (`6.0` and `6`, two tools re-saving a file's `6.00`), the
+ * one a merge keeps, whichever side is ours: the one with more decimals (what a writer chose to
+ * show, which JSON's own spelling drops), at equal decimals the smaller text.
+ */
+export function keptSpelling(a: string, b: string): string {
+  const [da, db] = [writtenDecimals(a), writtenDecimals(b)];
+  if (da !== db) return da > db ? a : b;
+  return compareStrings(a, b) <= 0 ? a : b;
 }
 
 /**
@@ -156,10 +170,11 @@ export function exactCount(base: string | undefined, ours: string, theirs: strin
   if (!aligned) return { conflict: 'past 2^53 (Number.MAX_SAFE_INTEGER) and not a plain non-negative number, so it cannot be added exactly' };
   const [bb, oo, tt] = aligned.digits;
   // Both rewrote it. A side that changed the amount wins over one that only respelled it; two
-  // spellings of one amount are a choice a person makes, as for any number (literal-texts.ts).
+  // spellings of one amount keep one, whichever side is ours, as for any number (literal-texts.ts).
   if (tt === bb && oo !== bb) return side(ours);
   if (oo === bb && tt !== bb) return side(theirs);
-  if (oo === tt || oo < bb || tt < bb) return { conflict: oo < bb && tt > bb ? loweredWhy('ours') : tt < bb && oo > bb ? loweredWhy('theirs') : undefined };
+  if (oo === tt) return side(keptSpelling(ours, theirs));
+  if (oo < bb || tt < bb) return { conflict: oo < bb && tt > bb ? loweredWhy('ours') : tt < bb && oo > bb ? loweredWhy('theirs') : undefined };
   const text = sumSpelling(oo + tt - bb, aligned.scale, [base, ours, theirs]);
   return { value: Number(text), text };
 }

@@ -2,19 +2,21 @@
 // literal's text (12345678901234567890 -> ...891, 8.0 -> 8, "Caf\u00e9" -> "Café") looks unchanged
 // to it. Here each number, string and object key of the merged value takes its text the way a
 // value would: one side changed it -> that side's text; both to the same text -> that text; both
-// to different texts -> for a number, a conflict (which spelling of a 20-digit id or a measured
-// 8.0 is meant is a choice a person makes); for a string, ours' text (a string's escapes are
-// only encoding: every text decodes to the same characters, so no reader can tell them apart
-// and there is nothing to ask a person). Pure.
+// to different texts -> for two numbers that only read as one double (a 20-digit id and its
+// neighbour, 1e-400 and 2e-400), a conflict (which one is meant is a choice a person makes); for
+// two spellings of one number (6.0 and 6, two tools re-saving 6.00), one of them by a rule that
+// does not look at which side is ours (counter.ts keptSpelling); for a string, ours' text (a
+// string's escapes are only encoding: every text decodes to the same characters, so no reader can
+// tell them apart and there is nothing to ask a person). Pure.
 
 import { recordedText, sortedBelow, stringifyKeepingTexts } from '../protocol/format.js';
 import { addLiteralText, denotes, itemKeys, literalKey, NAME_SUFFIX, POSITION_ROOT, positionKey, type LiteralTexts } from '../protocol/json.js';
 import type { JsonValue } from '../protocol/types.js';
 import { isJsonObject, ownValue } from '../protocol/identity.js';
 import { formatPath, type Conflict, type PathSegment } from './conflict.js';
-import { sumText } from './counter.js';
+import { keptSpelling, sumText } from './counter.js';
 import { jsonEqual } from './json-value.js';
-import type { LogSide, LogSource } from './log-texts.js';
+import { exactNumber, type LogSide, type LogSource } from './log-texts.js';
 
 type Side = 'base' | 'ours' | 'theirs';
 
@@ -234,6 +236,8 @@ export function mergeLiteralTexts(
       else if (stands(o, v) && stands(t, v)) {
         // Strings: ours, never a conflict (see the top of this file).
         if (typeof v === 'string') pick = o;
+        // One number spelled two ways: nothing to ask a person (red team 62a 07).
+        else if (exactNumber(o) === exactNumber(t)) pick = keptSpelling(o, t);
         else {
           const display = formatPath(path);
           const side = settle?.(display);

@@ -119,7 +119,7 @@ describe.each(LAYOUTS)('the conflict shown in $name', ({ write, keepLayout }) =>
     if (keepLayout) for (const line of outsideBlocks(q.text!)) expect(write(o).split('\n')).toContain(line);
   });
 
-  it('a number both sides wrote their own way (8.0, 8.00) in such a record, alone or beside a value both set: the base holds no record', () => {
+  it('a number both sides wrote their own way (1e-400, 2e-400: two numbers, one double) in such a record, alone or beside a value both set: the base holds no record', () => {
     const item = (weight: string, owner: string) => `{"id": "w1", "weight": ${weight}, "owner": "${owner}"}`;
     const withItem = (text: string, it: string) => text.replace(/"skill_state": \{\}/, () => `"skill_state": {"items": [${it}]}`);
     const base = withItem(write(doc([P1])), '');
@@ -127,13 +127,13 @@ describe.each(LAYOUTS)('the conflict shown in $name', ({ write, keepLayout }) =>
       [['ann', 'ann'], ['skill_state.items[0].weight']],
       [['ann', 'bob'], ['skill_state.items[0].owner', 'skill_state.items[0].weight']],
     ] as const) {
-      const [ours, theirs] = [withItem(write(doc([P1])), item('8.0', owners[0])), withItem(write(doc([P1])), item('8.00', owners[1]))];
+      const [ours, theirs] = [withItem(write(doc([P1])), item('1e-400', owners[0])), withItem(write(doc([P1])), item('2e-400', owners[1]))];
       const r = mergeCheckpointTexts({ base, ours, theirs, fileName: FILE, keepLayout });
       expect(r.conflicts.map((c) => c.display)).toEqual(conflicts);
       const sides = splitConflictMarkers(r.text!)!;
       expect((parseJson(sides.base!).value as any).skill_state).toEqual({ items: [] });
-      expect(sides.ours).toContain('"weight": 8.0,');
-      expect(sides.theirs).toContain('"weight": 8.00,');
+      expect(sides.ours).toContain('"weight": 1e-400,');
+      expect(sides.theirs).toContain('"weight": 2e-400,');
       expect(parseJson(sides.ours).value).toEqual(parseJson(ours).value);
       expect(parseJson(sides.theirs).value).toEqual(parseJson(theirs).value);
     }
@@ -174,13 +174,17 @@ describe.each(LAYOUTS)('the conflict shown in $name', ({ write, keepLayout }) =>
       expect(settled.conflicts).toEqual([]);
       expect(parseJson(settled.text!).value).toEqual(theirs);
     }
-    // Only a number spelled two ways (8.0, 8.00) in it: the base holds no such object either.
+    // Only a number written as two numbers one double holds (1e-400, 2e-400) in it: the base holds no such object either.
     const cfg = (level: string) => write(doc([P1])).replace(/"skill_state": \{\}/, () => `"skill_state": {"cfg": {"mode": "safe", "level": ${level}}}`);
-    const r = mergeCheckpointTexts({ base: write(base), ours: cfg('8.0'), theirs: cfg('8.00'), fileName: FILE, keepLayout });
+    const r = mergeCheckpointTexts({ base: write(base), ours: cfg('1e-400'), theirs: cfg('2e-400'), fileName: FILE, keepLayout });
     expect(r.conflicts.map((c) => c.display)).toEqual(['skill_state.cfg.level']);
     const sides = splitConflictMarkers(r.text!)!;
     expect((parseJson(sides.base!).value as any).skill_state).toEqual({});
-    expect(sides.ours).toContain('"level": 8.0');
-    expect(sides.theirs).toContain('"level": 8.00');
+    expect(sides.ours).toContain('"level": 1e-400');
+    expect(sides.theirs).toContain('"level": 2e-400');
+    // One number spelled two ways (8.0, 8.00) is no conflict (red team 62a 07): the object, as both added it.
+    const alike = mergeCheckpointTexts({ base: write(base), ours: cfg('8.0'), theirs: cfg('8.00'), fileName: FILE, keepLayout });
+    expect(alike.status).toBe('clean');
+    expect(alike.text).toContain('"level": 8.00');
   });
 });

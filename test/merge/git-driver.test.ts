@@ -516,6 +516,30 @@ describe('cost spend through git (red-team finding 6)', () => {
     expect(read(dir, FILE)).toBe(withTokens('12345678901234567300', '2026-03-02T09:00:00Z'));
   });
 
+  it('a number two tools re-saved in their own spellings (6.00 as 6.0 and 6) is no conflict: one spelling, whichever branch is checked out (red team 62a 07)', () => {
+    const dir = driverRepo();
+    const doc = { ...baseDoc(), skill_state: { run_history: [], pass_threshold: 6 } };
+    // The base as a hand wrote it; Python's json.dump (indent 2, no final newline) writes 6.0, Node's JSON.stringify 6.
+    write(dir, FILE, JSON.stringify(doc, null, 1).replace('"pass_threshold": 6', '"pass_threshold": 6.00') + '\n');
+    commitAll(dir, 'base checkpoint', '2026-03-01T10:00:00Z');
+    git(dir, ['checkout', '-q', '-b', 'py']);
+    write(dir, FILE, JSON.stringify({ ...doc, step: 'login', updated_at: '2026-03-02T09:00:00Z' }, null, 2).replace('"pass_threshold": 6', '"pass_threshold": 6.0'));
+    commitAll(dir, 'python save', '2026-03-02T09:00:00Z');
+    git(dir, ['checkout', '-q', '-b', 'node', 'main']);
+    write(dir, FILE, JSON.stringify({ ...doc, phase: 'review', updated_at: '2026-03-02T08:00:00Z' }, null, 2));
+    commitAll(dir, 'node save', '2026-03-02T08:00:00Z');
+    git(dir, ['branch', 'node-again']);
+
+    for (const [into, from] of [['node', 'py'], ['py', 'node-again']] as const) {
+      git(dir, ['checkout', '-q', into]);
+      const r = gitTry(dir, ['merge', '--no-edit', from]);
+      expect(r.status, r.stdout + r.stderr).toBe(0);
+      const merged = expectClean(dir);
+      expect([merged.phase, merged.step, merged.skill_state.pass_threshold]).toEqual(['review', 'login', 6]);
+      expect(read(dir, FILE)).toContain('"pass_threshold": 6.0\n');
+    }
+  });
+
   it('still stops on two different budgets', () => {
     const dir = driverRepo();
     const doc = baseDoc();

@@ -170,9 +170,29 @@ describe('number texts merge like values (equal doubles, different texts)', () =
     }
   });
 
+  it('keeps one spelling of a number both sides respelled (6.0 and 6 over 6.00), whichever side is ours (red team 62a 07)', () => {
+    // A Python json.dump wrote 6.0, a Node JSON.stringify 6: one number, nothing to ask a person.
+    const base = doc('build', BIG, '1e-400', '6.00');
+    for (const [o, t, kept] of [['6.0', '6', '6.0'], ['6', '60e-1', '60e-1'], ['6E0', '6e0', '6E0'], ['1e3', '1000', '1000'], ['-0.0', '-0', '-0.0']] as const) {
+      const sides = [doc('audit', BIG, '1e-400', o), doc('build', BIG, '1e-400', t)] as const;
+      for (const [ours, theirs] of [sides, [sides[1], sides[0]]] as const) {
+        const r = mergeCheckpointTexts({ base, ours, theirs, fileName: FILE });
+        expect(r.status, r.messages.join('\n')).toBe('clean');
+        expect(r.text).toContain(`"score": ${kept},`);
+        expect(r.text).toContain('"phase": "audit"');
+      }
+    }
+    // Two numbers that only read as one double are still two numbers: a person decides.
+    const r = mergeCheckpointTexts({ base, ours: doc('build', BIG, '1e-400', '6.000000000000000001'), theirs: doc('build', BIG, '1e-400', '6.0'), fileName: FILE });
+    expect(r.conflicts.map((c) => c.display)).toEqual(['skill_state.score']);
+  });
+
   it('merges texts symmetrically: swapping the sides swaps only the markers', () => {
     const spelling = fc.constantFrom('8.0', '8', '8.00', '80e-1', '0.8e1');
     const zero = fc.constantFrom('1e-400', '2e-400', '0.0', '0', '0e5');
+    // Spellings of one number keep the one with more decimals, at equal decimals the smaller text (decimals written here).
+    const places: Record<string, number> = { '8.0': 1, '8': 0, '8.00': 2, '80e-1': 1, '0.8e1': 0, '0.0': 1, '0': 0, '0e5': 0 };
+    const kept = (x: string, y: string) => (places[x] !== places[y] ? (places[x]! > places[y]! ? x : y) : x < y ? x : y);
     const side = fc.record({ score: spelling, tiny: zero });
     fc.assert(
       fc.property(side, side, side, fc.boolean(), (b, o, t, phase) => {
@@ -186,7 +206,10 @@ describe('number texts merge like values (equal doubles, different texts)', () =
         for (const field of ['score', 'tiny'] as const) {
           const shown = (text: string | undefined) => [...text!.matchAll(new RegExp(`"${field}": ([^,}\\s]+)`, 'g'))].map((m) => m[1]);
           const [bt, ot, tt] = [b[field], o[field], t[field]];
-          if (ot !== bt && tt !== bt && ot !== tt) {
+          if (ot !== bt && tt !== bt && ot !== tt && (field === 'score' || (!ot.includes('e-400') && !tt.includes('e-400')))) {
+            expect(shown(r1.text)).toEqual([kept(ot, tt)]);
+            expect(shown(r2.text)).toEqual([kept(ot, tt)]);
+          } else if (ot !== bt && tt !== bt && ot !== tt) {
             expect(r1.status).toBe('conflict');
             expect(shown(r1.text)).toEqual([ot, bt, tt]);
             expect(shown(r2.text)).toEqual([tt, bt, ot]);
