@@ -44,6 +44,8 @@ export interface MergeTextsInput {
    * base, which the queue merge reads its pops by (requeued.ts). Sides that cannot be read tell nothing.
    */
   staged?: { base: string | null; ours: string; theirs: string } | null;
+  /** The sides are cut from one file's conflict markers (settle-markers.ts): merge.ts MergeOptions `fromMarkers`. */
+  fromMarkers?: boolean;
   /**
    * git's merge of two merge bases (a criss-cross history's virtual ancestor), never seen in the
    * work tree: always clean, each conflict a stand-in (virtual-base.ts), in formatJson's layout.
@@ -160,7 +162,7 @@ export function mergeCheckpointTexts(input: MergeTextsInput): MergeTextsResult {
 
   const kind = input.fileName === undefined ? 'checkpoint' : fileKind(input.fileName);
   const extraRules = kind === 'rotation' ? [...ROTATION_FILE_RULES, ...(input.extraRules ?? [])] : input.extraRules;
-  const merged = mergeCheckpointValues(base, ours, theirs, { extraRules, keysChecked: true, texts: sideTexts, logged: input.staged ? stagedLogs(input.staged) : undefined });
+  const merged = mergeCheckpointValues(base, ours, theirs, { extraRules, keysChecked: true, texts: sideTexts, logged: input.staged ? stagedLogs(input.staged) : undefined, fromMarkers: input.fromMarkers });
   let { value, conflicts } = merged;
   const exact = merged.exact ?? [];
   let unmatched: string[] | undefined;

@@ -44,6 +44,12 @@ export interface MergeOptions {
   texts?: Partial<Record<'base' | 'ours' | 'theirs', LiteralTexts>>;
   /** The documents whose recently_done tells what each side logged done since the base, where not the sides merged (driver.ts `staged`). */
   logged?: { base: JsonValue | undefined; ours: JsonValue; theirs: JsonValue };
+  /**
+   * The sides are cut from one file's conflict markers (resolve): what both hold alike outside the
+   * blocks is that file's one value (a block settled by hand, or a line git's merge took once), not
+   * two saves; `logged` (git's staged sides), where given, tells the two saves apart (sessionsAlike).
+   */
+  fromMarkers?: boolean;
 }
 
 export interface MergeResult {
@@ -70,12 +76,13 @@ export function mergeCheckpointValues(base: JsonValue | undefined, ours: JsonVal
   const currencies = mixedCurrencies(base, ours, theirs);
   const exact: Exact = { texts: opts.texts, found: [] };
   const logSources: LogSource[] = [];
+  const twoSessions = opts.fromMarkers ? sessionsAlike(opts.logged) : () => twoSaves(sideTimes);
 
   let done: ReturnType<NonNullable<MergeContext['queueDone']>> | undefined;
   const ctx: MergeContext = {
     node(path, policyPath, b, o, t) {
       const before = conflicts.length;
-      const merged = mergeNode(ctx, extra, sideTimes, currencies, exact, path, policyPath, b, o, t);
+      const merged = mergeNode(ctx, extra, sideTimes, twoSessions, currencies, exact, path, policyPath, b, o, t);
       // An array item or object member both sides hold and the base lacks (a record both added
       // under one id, an object both added under one key): what conflicts inside it lies under a
       // value the base never had. Set last by the outermost.
@@ -224,6 +231,23 @@ function twoSaves(times: SideTimes): boolean {
   return times.ours !== undefined && times.theirs !== undefined && times.ours !== times.theirs;
 }
 
+/** Whether a value both sides hold alike at `path` is two sessions' saves of it, each counted where it is spend. */
+type TwoSessions = (path: readonly PathSegment[], value: JsonValue) => boolean;
+
+/**
+ * TwoSessions for sides cut from one file's markers, where a value both hold alike is the file's one
+ * text: two saves only where git's staged sides (`staged`), saved at two times, both hold it too
+ * (git's line merge took two sessions' equal lines once). Anywhere else someone settled it (a block
+ * cut down to one side by hand: red team 62a 01), and it stands as written; so it does where the
+ * staged sides are unknown, or the path passes through an array (its indices are the merge's).
+ */
+function sessionsAlike(staged: MergeOptions['logged']): TwoSessions {
+  if (staged === undefined) return () => false;
+  const times = { ours: instantOf(ownValue(staged.ours, 'updated_at')), theirs: instantOf(ownValue(staged.theirs, 'updated_at')) };
+  const at = (doc: JsonValue, path: readonly PathSegment[]) => path.reduce<JsonValue | undefined>((v, seg) => (typeof seg === 'string' ? ownValue(v, seg) : undefined), doc);
+  return (path, value) => twoSaves(times) && sameValue(at(staged.ours, path), value) && sameValue(at(staged.theirs, path), value);
+}
+
 /**
  * jsonEqual, but -0 and 0 are two numbers, as they are two texts a reader sees (=== calls them
  * one): a side that turned one into the other changed the value, so its text is the merge.
@@ -276,6 +300,7 @@ function mergeNode(
   ctx: MergeContext,
   extra: ExtraRules,
   times: SideTimes,
+  twoSessions: TwoSessions,
   currencies: Currencies | undefined,
   exact: Exact,
   path: PathSegment[],
@@ -296,7 +321,7 @@ function mergeNode(
   // An amount in one side's currency that would land in a document of another (counter.ts).
   if (currencies && isMoneyPath(policyPath) && mixesCurrencies(currencies, base, ours, theirs)) return ctx.conflict(path, base, ours, theirs, currenciesWhy(currencies));
   // Both raised a counter to one value in saves of their own: two sessions that spent alike, both counted.
-  if (typeof ours === 'number' && typeof theirs === 'number' && (base === undefined || typeof base === 'number') && twoSaves(times) && sameValue(ours, theirs) && policyFor(policyPath, extra).kind === 'counter' && spentAlike(...counterTexts(exact, path, base, ours, theirs))) {
+  if (typeof ours === 'number' && typeof theirs === 'number' && (base === undefined || typeof base === 'number') && sameValue(ours, theirs) && twoSessions(path, ours) && policyFor(policyPath, extra).kind === 'counter' && spentAlike(...counterTexts(exact, path, base, ours, theirs))) {
     return summedCounter(exact, path, base, ours, theirs);
   }
   // A spend counter past 2^53: added on its digits, which equal doubles may differ in (checked only past 2^53).

@@ -31,7 +31,7 @@ export function mergeMarkedText(input: MarkedMergeInput): MergeTextsResult {
   const { marked, base: fallbackBase, settle, ...rest } = input;
   const merge: Merge = (segments, how) => {
     const sides = joinSides(segments);
-    return mergeCheckpointTexts({ ...rest, ...sides, base: sides.base ?? fallbackBase ?? null, settle: how });
+    return mergeCheckpointTexts({ ...rest, ...sides, base: sides.base ?? fallbackBase ?? null, settle: how, fromMarkers: true });
   };
   const semantic = merge(marked.segments, settle);
   if (semantic.status === 'unparseable' || semantic.text === undefined) return semantic;

@@ -6,13 +6,20 @@ import { gitOutputSync as git } from '../git/git-process.js';
 import { hasConflictMarkers } from '../merge/markers.js';
 import { MAX_MERGE_BYTES } from '../merge/driver.js';
 
+/** A committed merge's texts of a file, as git staged them for that merge: base (null: none) and both parents'. */
+export interface CommittedMerge {
+  base: string | null;
+  /** Both parents' texts, where both hold the file under the merge cap (else unknown). */
+  sides?: { ours: string; theirs: string };
+}
+
 /**
- * The base of the committed markers in `rel`: its text at the merge base of the newest merge
- * commit on HEAD's history that changed it, when that merge (two parents) committed it with
- * conflict markers; null when the merge base has no such file (both sides added it); undefined
- * when no such merge is found or git cannot tell.
+ * The committed markers in `rel` as the merge that left them saw the file: its text at the merge
+ * base of the newest merge commit on HEAD's history that changed it, when that merge (two parents)
+ * committed it with conflict markers (null when the merge base has no such file: both sides added
+ * it), and each parent's text; undefined when no such merge is found or git cannot tell.
  */
-export function committedMergeBase(root: string, rel: string): string | null | undefined {
+export function committedMerge(root: string, rel: string): CommittedMerge | undefined {
   const merge = git(root, ['--literal-pathspecs', 'log', '-1', '--merges', '--no-color', '--format=%H %P', 'HEAD', '--', rel])?.trim().split(' ');
   if (merge === undefined || merge.length !== 3 || !merge.every((sha) => /^[0-9a-f]{40,64}$/.test(sha))) return undefined;
   const [commit, ours, theirs] = merge as [string, string, string];
@@ -20,7 +27,10 @@ export function committedMergeBase(root: string, rel: string): string | null | u
   if (typeof left !== 'string' || !hasConflictMarkers(left)) return undefined;
   const base = git(root, ['merge-base', ours, theirs])?.trim();
   if (base === undefined || !/^[0-9a-f]{40,64}$/.test(base)) return undefined;
-  return blobAt(root, base, rel);
+  const text = blobAt(root, base, rel);
+  if (text === undefined) return undefined;
+  const [oursText, theirsText] = [blobAt(root, ours, rel), blobAt(root, theirs, rel)];
+  return typeof oursText === 'string' && typeof theirsText === 'string' ? { base: text, sides: { ours: oursText, theirs: theirsText } } : { base: text };
 }
 
 /** `rel`'s text in commit `sha`: null when the commit has no such file, undefined when it is over the merge cap. */

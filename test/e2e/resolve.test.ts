@@ -258,6 +258,55 @@ describe('resolve takes a merge up from the file, never over what is settled', (
     expect(load(dir)).toMatchObject({ phase: 'audit', progress_summary: 'HAND EDIT' });
   });
 
+  it("a block of git's line markers cut down to one side by hand keeps that side's spend, however resolve is run, and once committed (red team 62a 01)", async () => {
+    // No driver: git's two-way markers around the phase lines and the cost lines. Base 5.0, main spent to 6.0, other to 7.5.
+    const conflicted = (ours: string, theirs: string) => {
+      const dir = makeRepo();
+      dirs.push(dir);
+      const spent = (doc: Record<string, unknown>, usd: string) => `${JSON.stringify(cp({ ...doc, cost: { currency: 'USD', total_usd: 0 } }), null, 2).replace('"total_usd": 0', `"total_usd": ${usd}`)}\n`;
+      write(dir, FILE, spent({}, '5.0'));
+      commitAll(dir, 'base');
+      git(dir, ['checkout', '-q', '-b', 'other']);
+      write(dir, FILE, spent({ phase: 'audit', updated_at: '2026-06-02T00:00:00Z' }, theirs));
+      commitAll(dir, 'other session');
+      git(dir, ['checkout', '-q', 'main']);
+      write(dir, FILE, spent({ phase: 'deploy', updated_at: '2026-06-03T00:00:00Z' }, ours));
+      commitAll(dir, 'main session');
+      expect(gitTry(dir, ['merge', '-q', 'other']).status).not.toBe(0);
+      expect(read(dir, FILE).match(/^<{7} HEAD$/gm)).toHaveLength(ours === theirs ? 1 : 2);
+      return dir;
+    };
+    // As a mergetool settles a hunk: ours' lines kept, the markers gone; sometimes a line written beside it.
+    const keepOursCost = (dir: string, edit: boolean) => {
+      const text = read(dir, FILE).replace(/<{7} HEAD\n(\s*"total_usd": [^\n]*\n)={7}\n[^\n]*\n>{7} other\n/, '$1');
+      expect(text.match(/^<{7} HEAD$/gm)).toHaveLength(1);
+      write(dir, FILE, edit ? text.replace('"progress_summary": "Working."', '"progress_summary": "Merged by hand."') : text);
+    };
+    const total = (dir: string) => /"total_usd": ([^\n,]*)/.exec(read(dir, FILE))![1];
+    for (const edit of [true, false]) {
+      const dir = conflicted('6.0', '7.5');
+      keepOursCost(dir, edit);
+      const open = await runCli(dir, ['resolve']);
+      expect(open.code).toBe(1);
+      expect(open.stderr).toContain('conflict at phase');
+      expect(total(dir)).toBe('6.0');
+      const r = await runCli(dir, ['resolve', '--theirs', 'phase', '--add']);
+      expect(r.code, r.stderr).toBe(0);
+      expect([load(dir).phase, total(dir)]).toEqual(['audit', '6.0']);
+    }
+    // The markers committed as they stand (a hosted merge's): the same.
+    const committed = conflicted('6.0', '7.5');
+    keepOursCost(committed, true);
+    git(committed, ['commit', '-qam', 'Merge other (markers and all)']);
+    expect((await runCli(committed, ['resolve', '--theirs', 'phase', '--add'])).code).toBe(0);
+    expect(total(committed)).toBe('6.0');
+    // Two sessions that both spent to 6.0, the line git took once: both counted, as the driver counts them.
+    const alike = conflicted('6.0', '6.0');
+    write(alike, FILE, read(alike, FILE).replace('"progress_summary": "Working."', '"progress_summary": "Merged by hand."'));
+    expect((await runCli(alike, ['resolve', '--theirs', 'phase', '--add'])).code).toBe(0);
+    expect(total(alike)).toBe('7.0');
+  });
+
   it('a block whose base section was deleted by hand is still read from the file: what was settled elsewhere stays', async () => {
     // Red team s21: two-way markers in one block made resolve merge again from git's stages,
     // and the value settled by hand elsewhere in the file was gone.

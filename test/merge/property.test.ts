@@ -613,6 +613,82 @@ describe('resolve takes a merge up from its own markers', () => {
   });
 });
 
+describe("resolve keeps what a person settled outside git's own markers (red team 62a 01)", () => {
+  const fileName = `.checkpoints/${FILE}`;
+  /** The scalar leaves at object paths that ours and theirs both hold, differently. */
+  const changedApart = (ours: JsonValue, theirs: JsonValue) =>
+    objectPaths([ours, theirs]).filter((path) => {
+      const [o, t] = [valueAt(ours, path), valueAt(theirs, path)];
+      return o !== undefined && t !== undefined && (o === null || typeof o !== 'object') && (t === null || typeof t !== 'object') && !isDeepStrictEqual(o, t);
+    });
+  const setAt = (doc: any, path: readonly PathSegment[], v: JsonValue) => (path.slice(0, -1).reduce((o, k) => o[k], doc)[path[path.length - 1]!] = v);
+
+  it('a value both of the file\'s sides hold where git staged two changes of it stays as the file holds it, both ways round', () => {
+    let settledCount = 0;
+    fc.assert(
+      fc.property(triple, fc.array(fc.nat({ max: 2 }), { minLength: 8, maxLength: 8 }), ([base, ours, theirs], picks) => {
+        // The file git left, cut into its sides: ours' and theirs' documents, some values both changed settled by hand to one side's value (or a number of the person's own).
+        const [fileOurs, fileTheirs] = [structuredClone(ours), structuredClone(theirs)];
+        const settled = changedApart(ours, theirs).filter((path) => !isDeepStrictEqual(valueAt(base, path), valueAt(ours, path)) && !isDeepStrictEqual(valueAt(base, path), valueAt(theirs, path))).slice(0, picks.length);
+        const values = settled.map((path, i) => {
+          const v = picks[i] === 0 ? valueAt(ours, path)! : picks[i] === 1 ? valueAt(theirs, path)! : typeof valueAt(ours, path) === 'number' ? 7.25 : valueAt(theirs, path)!;
+          setAt(fileOurs, path, v);
+          setAt(fileTheirs, path, v);
+          return v;
+        });
+        fc.pre(settled.length > 0);
+        settledCount++;
+        const forward = mergeCheckpointValues(base, fileOurs, fileTheirs, { fromMarkers: true, logged: { base, ours, theirs } });
+        const backward = mergeCheckpointValues(base, fileTheirs, fileOurs, { fromMarkers: true, logged: { base, ours: theirs, theirs: ours } });
+        expect(backward.value).toEqual(forward.value);
+        expect(byDisplay(backward.conflicts).map((c) => c.display)).toEqual(byDisplay(forward.conflicts).map((c) => c.display));
+        settled.forEach((path, i) => {
+          if (forward.conflicts.some((c) => isPrefix(c.path, path))) return;
+          expect(valueAt(forward.value, path), path.join('.')).toEqual(values[i]);
+        });
+      }),
+      { numRuns: 1500 },
+    );
+    expect(settledCount).toBeGreaterThan(300);
+  });
+
+  it('a spend counter outside the blocks is the file\'s, but for two sessions git staged raising it alike: summed as the driver sums them', () => {
+    const doc = (total: string, phase: string, hour: number) =>
+      formatJson({ protocol_version: '1.1', skill: 'demo', project: 'demo', project_dir: '/work/demo', created_at: new Date(T0).toISOString(), updated_at: new Date(T0 + hour * 3600_000).toISOString(), phase, step: 's1', status: 'in_progress', progress_summary: 'see src/x.ts (PR 12)', next_actions: ['ship'], cost: { currency: 'USD', total_usd: '@total' } }).replace('"@total"', total);
+    /** git's two-way markers around the lines ours and theirs wrote apart (updated_at and phase), the rest of the file as `file` holds it. */
+    const marked = (file: string, ours: string, theirs: string) => {
+      const lines = (t: string) => t.split('\n');
+      const [f, o, t] = [lines(file), lines(ours), lines(theirs)];
+      const block = [2, 3].map((k) => f.findIndex((l) => l.includes(k === 2 ? '"updated_at"' : '"phase"')));
+      return [...f.slice(0, block[0]), '<<<<<<< HEAD', ...o.slice(block[0], block[1]! + 1), '=======', ...t.slice(block[0], block[1]! + 1), '>>>>>>> feat', ...f.slice(block[1]! + 1)].join('\n');
+    };
+    const cents = fc.integer({ min: 0, max: 2000 });
+    const text = (c: number) => (c / 100).toFixed(2);
+    fc.assert(
+      fc.property(cents, cents, cents, fc.nat({ max: 3 }), fc.boolean(), fc.boolean(), (b, spentO, spentT, pick, sameSave, known) => {
+        const [o, t] = [b + spentO, b + spentT];
+        const [oHour, tHour] = [2, sameSave ? 2 : 3];
+        const staged = { base: doc(text(b), 'build', 0), ours: doc(text(o), 'review', oHour), theirs: doc(text(t), 'test', tHour) };
+        // What the person kept outside the blocks: ours' amount, theirs', one of their own, or (both raised alike) the line git took once.
+        const kept = [o, t, b + spentO + spentT + 1, o][pick]!;
+        fc.pre(pick < 3 || o === t);
+        const file = marked(doc(text(kept), 'review', oHour), staged.ours, staged.theirs);
+        const swappedFile = marked(doc(text(kept), 'test', tHour), staged.theirs, staged.ours);
+        const run = (f: string, s: typeof staged) => mergeMarkedText({ marked: parseMarkedText(f)!, base: s.base, staged: known ? s : null, fileName, settle: { ours: ['phase'] } });
+        const [r, back] = [run(file, staged), run(swappedFile, { ...staged, ours: staged.theirs, theirs: staged.ours })];
+        expect(r.status, r.messages.join('\n')).toBe('clean');
+        expect(back.status).toBe('clean');
+        const total = (x: typeof r) => (parseJson(x.text!).value as any).cost.total_usd;
+        // Two saves git staged, both at the amount the file holds above the base: two sessions that spent alike, as the driver adds them.
+        const twoSessions = known && !sameSave && o === t && kept === o && o > b;
+        expect(total(r)).toBe(twoSessions ? (b + 2 * spentO) / 100 : kept / 100);
+        expect(total(back)).toBe(total(r));
+      }),
+      { numRuns: 400 },
+    );
+  });
+});
+
 describe('resolve takes a queue conflict up from its own markers', () => {
   const fileName = `.checkpoints/${FILE}`;
   const docText = (queue: JsonValue[], hour = 0) =>

@@ -9,6 +9,7 @@ import { introducedErrors, type FileContent } from '../../protocol/file-validati
 import { JsonSyntaxError, parseJson } from '../../protocol/json.js';
 import type { JsonValue } from '../../protocol/types.js';
 import { jsonEqual } from '../../merge/json-value.js';
+import { isJsonObject, ownValue, safeKeys } from '../../protocol/identity.js';
 import { formatKeepingLayout } from '../../protocol/layout.js';
 import { handSlipIn } from '../../merge/hand-slip.js';
 import { shellQuote } from '../../shell-words.js';
@@ -18,7 +19,7 @@ import { display, replaceCheckpointText, type Clock } from '../../store/checkpoi
 import { MAX_RESOLVE_BYTES, filesWithMarkers, scanForMarkers, tooLargeMessage, misnamedAdvice, misnamedCheckpointRel, missingConflict, readStages, refuseMisnamed, resolvableFile, resolvableSkill, unmergedCheckpointPaths, type ResolvableFile } from '../../store/conflicts.js';
 import { readProjectText, statProjectFile } from '../../store/safe-fs.js';
 import { archiveDeletedInMerge } from '../../store/history.js';
-import { committedMergeBase } from '../../store/committed-merge.js';
+import { committedMerge } from '../../store/committed-merge.js';
 import { conflictAt, conflictReportAt, typeConflictCopy } from '../../store/index-conflicts.js';
 import { runGitBytes } from '../../git/git-process.js';
 import { REBASE_SIDES, blobAt, replayConflict } from '../../git/rebasing.js';
@@ -202,19 +203,23 @@ function planOne(root: string, file: ResolvableFile, extraRules: PolicyRule[], s
   // The file is the truth once it differs from what git left: markers we wrote (the driver's,
   // or an earlier resolve's) are taken up where they are, so nothing settled is merged again.
   // Git's own line markers, while git still holds the stages and the file is as git left it, are
-  // merged from those; edited around or inside them, the file's sides are merged.
-  if (marked && marked.blocks > 0 && (marked.own || !stages || editedSinceGit(marked, stages))) {
+  // merged from those; edited around or inside them, or a block of them cut down to one side by
+  // hand, the file's sides are merged.
+  if (marked && marked.blocks > 0 && (marked.own || !stages || editedSinceGit(marked, stages) || settledByHand(marked, stages))) {
     // Broken outside the blocks (a hand edit while settling): that place, and git's way back.
     const slip = handSlipIn(marked.segments);
     if (slip !== null) {
       const back = stages ? `; or start again from git's conflict: git checkout --merge -- ${shellQuote(rel)}` : '';
       return { file, outcome: { path: rel, status: 'unparseable', messages: [`checkpoint: ${rel}:${slip.line}:${slip.column}: not valid JSON outside the conflict blocks (${slip.reason}), as every side reads it: fix that line by hand, then run resolve again${back}`] }, unmatched: [] };
     }
-    // The stages still tell what each side logged done, which the markers' one merged log does not.
-    // git's two-way markers committed by a merge (no stages left): the base is the merge's (red team 12-07).
+    // The stages still tell what each side logged done, which the markers' one merged log does not,
+    // and which values both sides saved (a value the file holds once is otherwise the file's).
+    // git's two-way markers committed by a merge (no stages left): the base and sides are that merge's (red team 12-07).
     const sides = joinSides(marked.segments);
-    const base = stages ? stages.base : !marked.own && sides.base === null ? committedMergeBase(root, rel) : undefined;
-    const result = mergeMarkedText({ marked, base, staged: stages, extraRules, fileName: rel, settle, keepLayout });
+    const committed = !stages && !marked.own && sides.base === null ? committedMerge(root, rel) : undefined;
+    const base = stages ? stages.base : committed?.base;
+    const staged = stages ?? (committed?.sides && { base: committed.base, ...committed.sides });
+    const result = mergeMarkedText({ marked, base, staged, extraRules, fileName: rel, settle, keepLayout });
     return plan('markers', stages ? endingAsOurs(result, stages.ours) : result, [sides.ours, sides.theirs]);
   }
   if (stages) {
@@ -251,6 +256,25 @@ function editedSinceGit(marked: MarkedText, stages: { base: string | null; ours:
   const staged = new Set([stages.base ?? '', stages.ours, stages.theirs].flatMap(linesOf));
   const sides = joinSides(marked.segments);
   return [sides.ours, sides.base ?? '', sides.theirs].some((side) => linesOf(side).some((line) => !staged.has(line)));
+}
+
+/**
+ * Whether someone settled some of git's own line markers by cutting a block down to one side, which
+ * writes no line of its own (editedSinceGit sees none): a value (a number, string, boolean or null
+ * at an object path) both of the file's sides hold alike where the stages changed it two ways
+ * (neither kept the base's, nor did they agree). Git's line merge leaves such a line inside a block;
+ * outside one, a person chose it (red team 62a 01). False where a side does not read as JSON.
+ */
+function settledByHand(marked: MarkedText, stages: { base: string | null; ours: string; theirs: string }): boolean {
+  const sides = joinSides(marked.segments);
+  const [ours, theirs, stagedOurs, stagedTheirs] = [valueOf(sides.ours), valueOf(sides.theirs), valueOf(stages.ours), valueOf(stages.theirs)];
+  if (ours === undefined || theirs === undefined || stagedOurs === undefined || stagedTheirs === undefined) return false;
+  const settled = (o: JsonValue, t: JsonValue | undefined, b: JsonValue | undefined, so: JsonValue | undefined, st: JsonValue | undefined): boolean => {
+    if (isJsonObject(o) && isJsonObject(t)) return safeKeys(o).some((k) => settled(o[k]!, ownValue(t, k), ownValue(b, k), ownValue(so, k), ownValue(st, k)));
+    if ((o !== null && typeof o === 'object') || !jsonEqual(o, t) || so === undefined || st === undefined) return false;
+    return !jsonEqual(so, st) && !jsonEqual(so, b) && !jsonEqual(st, b);
+  };
+  return settled(ours, theirs, stages.base === null ? undefined : valueOf(stages.base), stagedOurs, stagedTheirs);
 }
 
 /**
