@@ -4,6 +4,7 @@
 // `resolve`'s result, so the two cannot disagree on what a merge may leave behind.
 import { fileKind, ROTATION_NAME } from './file-names.js';
 import type { JsonValue } from './json-types.js';
+import { canonicalJson } from './identity.js';
 import { pathKeys } from './path.js';
 import { rotationFileProblem } from './rotation.js';
 import { MAX_CHECKPOINT_BYTES, validateCheckpoint } from './validate.js';
@@ -81,16 +82,38 @@ export function notAlreadyIn(fileName: string | undefined, errors: FileError[], 
   });
 }
 
+/** The value at the keys of a validator path in `doc`, own members only (undefined where there is none). */
+function valueAt(doc: JsonValue | undefined, keys: readonly (string | number)[]): JsonValue | undefined {
+  let node = doc;
+  for (const k of keys) {
+    if (node === null || typeof node !== 'object') return undefined;
+    node = Array.isArray(node) ? (typeof k === 'number' ? node[k] : undefined) : typeof k === 'string' && Object.hasOwn(node, k) ? node[k] : undefined;
+  }
+  return node;
+}
+
 /** The JSON text of the scalar at validate's `path` in `doc` ('' for a container, a missing value or no document). */
 function scalarAt(doc: JsonValue | undefined, path: string): string {
   const keys = doc === undefined ? null : pathKeys(path);
-  if (keys === null) return '';
-  let node: JsonValue | undefined = doc;
-  for (const k of keys) {
-    if (node === null || typeof node !== 'object') return '';
-    node = Array.isArray(node) ? (typeof k === 'number' ? node[k] : undefined) : typeof k === 'string' && Object.hasOwn(node, k) ? node[k] : undefined;
-  }
+  const node = keys === null ? undefined : valueAt(doc, keys);
   return node === undefined || (node !== null && typeof node === 'object') ? '' : JSON.stringify(node);
+}
+
+const sameJson = (a: JsonValue | undefined, b: JsonValue | undefined) => (a === undefined || b === undefined ? a === b : canonicalJson(a) === canonicalJson(b));
+
+/**
+ * Whether a write changed the value at an error's `path` that the file had before it and still
+ * has (`blockers` written into, still a map where a list belongs): the error is the file's, but
+ * not "left as it was". A list item the write only moved (done takes an action off the front) is unchanged.
+ */
+export function changedAt(before: JsonValue, after: JsonValue, path: string): boolean {
+  const keys = pathKeys(path);
+  if (keys === null || sameJson(valueAt(before, keys), valueAt(after, keys))) return false;
+  const first = keys.findIndex((k) => typeof k === 'number');
+  if (first === -1) return true;
+  const item = valueAt(after, keys.slice(0, first + 1));
+  const list = valueAt(before, keys.slice(0, first));
+  return !(item !== undefined && Array.isArray(list) && list.some((was) => sameJson(was, item)));
 }
 
 /**

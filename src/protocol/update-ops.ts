@@ -12,7 +12,9 @@ import { printedKey } from './path.js';
 import { CLI_SPELLING, type OpSpelling } from './op-spelling.js';
 import { runsOldestFirst } from './rotation.js';
 import { splitUpdateFlag } from './update-flag.js';
-import { fitsProtocolField, fitsSchemaAt } from './validate.js';
+import { fitsProtocolField, fitsSchemaAt, protocolListAt, validateCheckpoint } from './validate.js';
+import { joinPath } from './path.js';
+import { MAX_FIX_TEXT } from './repairable.js';
 
 export interface UpdateOp {
   /** Object keys, or array indices written as digits. */
@@ -219,6 +221,7 @@ export function applyUpdateOps(
       const slot = Array.isArray(container) ? index(container, seg, given, pathText(given.path.slice(0, i))) : seg;
       at.push(slot);
       let child: JsonValue | undefined = own(container, slot);
+      if (isPlainObject(child)) refuseIndexIntoMap(given, child, given.path.slice(0, i + 1), given.path[i + 1]!, root);
       if (child === undefined) {
         child = {};
         (container as JsonObject)[seg] = child;
@@ -406,11 +409,59 @@ function refuseListDropped(op: UpdateOp, current: JsonValue | undefined): void {
 /**
  * The protocol lists whose entries are records with one text of their own: an entry's id prefix,
  * the key its words go under and the other keys it needs (as a new entry of its own kind holds them).
+ * Written by hand as a map instead, an entry's key names it (`keyNames`: the members the key fills)
+ * and a text entry is its `mapText` (`"b1": "need key"`, a row's `"planning": "complete"`).
  */
-const RECORD_LISTS: Readonly<Record<string, { idPrefix: string; textKey: string; rest: JsonObject }>> = {
-  blockers: { idPrefix: 'b', textKey: 'description', rest: {} },
-  progress_table: { idPrefix: 'row', textKey: 'label', rest: { status: 'not_started' } },
+const RECORD_LISTS: Readonly<Record<string, { idPrefix: string; textKey: string; rest: JsonObject; keyNames: readonly string[]; mapText: string }>> = {
+  blockers: { idPrefix: 'b', textKey: 'description', rest: {}, keyNames: ['id'], mapText: 'description' },
+  progress_table: { idPrefix: 'row', textKey: 'label', rest: { status: 'not_started' }, keyNames: ['id', 'label'], mapText: 'status' },
 };
+
+/**
+ * An item index (`blockers.0`, `progress_table.1.status`) into a map written by hand where the
+ * protocol keeps a list: it would land as a new key "0" of the map, the map still no list and
+ * the item meant untouched. Refused, with the op that makes the map the list it stands for,
+ * every entry kept, or, where no list keeps them all as they are, the shape to make by hand.
+ */
+function refuseIndexIntoMap(op: UpdateOp, map: JsonObject, path: readonly string[], seg: string, root: JsonObject): void {
+  if (!/^\d+$/.test(seg) || !protocolListAt(path)) return;
+  const at = pathText(path);
+  const n = Object.keys(map).length;
+  const list = listOfMap(path, map, root);
+  const text = list === null ? null : JSON.stringify(list);
+  const record = path.length === 1 && Object.hasOwn(RECORD_LISTS, path[0]!) ? RECORD_LISTS[path[0]!]! : undefined;
+  const fix =
+    text !== null && text.length <= MAX_FIX_TEXT
+      ? `make it the list it stands for, every entry kept: ${op.spelling.op(at, 'set', text)}`
+      : `make it a list by hand (${record ? `each entry a record {${['id', record.textKey, ...Object.keys(record.rest)].join(', ')}}` : 'its entries as the items'})`;
+  throw usage(op.given, `${at} is a map of ${n} entr${n === 1 ? 'y' : 'ies'} here, not the list the protocol keeps: item ${seg} would be written as a new key "${seg}" of it`, `${fix}, then address its items by index; the checkpoint was not changed`, op.spelling);
+}
+
+/**
+ * The list a map at `path` stands for, every entry kept: a record list's entries as records named
+ * by their keys, any other list's entries in order when its keys only number them ("0", "1", …,
+ * or from "1"). Null when no such list is valid there (a key that says more, a row status off the
+ * enum): the op a hint names must not be refused in turn.
+ */
+function listOfMap(path: readonly string[], map: JsonObject, root: JsonObject): JsonValue[] | null {
+  const entries = Object.entries(map);
+  const record = path.length === 1 && Object.hasOwn(RECORD_LISTS, path[0]!) ? RECORD_LISTS[path[0]!]! : undefined;
+  let list: JsonValue[];
+  if (record) {
+    list = entries.map(([key, v]) => ({ ...Object.fromEntries(record.keyNames.map((name) => [name, key])), ...(isPlainObject(v) ? v : { [record.mapText]: v }) }));
+  } else {
+    const from = entries[0]?.[0] === '1' ? 1 : 0;
+    if (!entries.every(([key], i) => key === String(i + from))) return null;
+    list = entries.map(([, v]) => v);
+  }
+  const trial = structuredClone(root);
+  let parent: JsonObject = trial;
+  for (const seg of path.slice(0, -1)) parent = parent[seg] as JsonObject;
+  parent[path[path.length - 1]!] = list;
+  const where = path.reduce<string>(joinPath, '');
+  const wrong = validateCheckpoint(trial).errors.some((e) => e.path === where || e.path.startsWith(`${where}.`) || e.path.startsWith(`${where}[`));
+  return wrong ? null : list;
+}
 
 /**
  * Text given for a list of records (`--blockers+='waiting on review'`): refused with the record

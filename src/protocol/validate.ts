@@ -262,6 +262,21 @@ export function fitsSchemaAt(pointer: string, value: unknown): boolean {
 }
 
 /**
+ * Whether the protocol keeps a list at `path` (`blockers`, `context_primer.key_decisions`): the
+ * schema walked through object members only, so a project's own keys (skill_state) never are.
+ */
+export function protocolListAt(path: readonly string[]): boolean {
+  let node = schema as unknown as Shape;
+  let pointer = '#';
+  for (const seg of path) {
+    const members = node.properties as Record<string, unknown> | undefined;
+    if (!members || !Object.hasOwn(members, seg)) return false;
+    node = shape.node((pointer += `/properties/${seg}`));
+  }
+  return path.length > 0 && node.type === 'array';
+}
+
+/**
  * Validator warnings that are advice about a checkpoint's shape or size (missing recommended
  * fields, long summaries, big files), not a problem with what it says: validate and doctor
  * label them `advice`, and neither `validate --strict` nor a push gate fails on them.

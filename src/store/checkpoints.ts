@@ -13,7 +13,7 @@ import { shellQuote } from '../shell-words.js';
 import { DEFAULT_FORMAT, detectFormat, escapeNonAscii, formatJson, nonAsciiEscapes, type TextFormat } from '../protocol/format.js';
 import { formatKeepingLayout } from '../protocol/layout.js';
 import { MAX_CHECKPOINT_BYTES, validateCheckpoint, type Issue } from '../protocol/validate.js';
-import { introducedErrors, notAlreadyIn, type FileContent, type FileError } from '../protocol/file-validation.js';
+import { changedAt, introducedErrors, notAlreadyIn, type FileContent, type FileError } from '../protocol/file-validation.js';
 import { splitConflictMarkers } from '../merge/markers.js';
 import { MAX_MERGE_BYTES } from '../merge/driver.js';
 import type { JsonValue } from '../protocol/types.js';
@@ -348,13 +348,18 @@ export interface MutateOptions {
   broughtBack?: (error: FileError) => boolean;
 }
 
+/** An error the file had before a write and still has; `rewritten`: at a value the write changed, so not "left as it was". */
+export interface KeptError extends FileError {
+  rewritten?: true;
+}
+
 export interface MutateResult {
   path: string;
   before: JsonValue | null;
   after: JsonValue;
   warnings: Issue[];
-  /** Errors the file already had, which the write left as they were (so did not refuse): the command says so. */
-  kept: FileError[];
+  /** Errors the file already had and still has, so the write was not refused for them: the command says so. */
+  kept: KeptError[];
   changed: boolean;
   /** The checkpoint was a link inside the project (to this target): the atomic write replaced it with a regular file, the target untouched. */
   replacedLink?: string;
@@ -427,7 +432,7 @@ interface Prepared {
   text: string;
   format: TextFormat;
   warnings: Issue[];
-  kept: FileError[];
+  kept: KeptError[];
   /** The instant the write stamps. */
   now: Date;
 }
@@ -483,7 +488,8 @@ function prepareWrite(root: string, skill: string, path: string, opts: MutateOpt
   // already had (a hand-written status outside the enum) does not block a write that leaves it.
   const introduced = (current === null ? errors : notAlreadyIn(basename(path), errors, [{ value: current.value, text: current.text }], next)).filter((e) => !opts.broughtBack?.(e));
   if (introduced.length) refuseInvalid(root, path, introduced, current === null);
-  return { current, next, text, format, warnings, kept: errors.filter((e) => !introduced.includes(e)), now };
+  const kept = errors.filter((e) => !introduced.includes(e)).map((e): KeptError => (current !== null && changedAt(current.value, next, e.path) ? { ...e, rewritten: true } : e));
+  return { current, next, text, format, warnings, kept, now };
 }
 
 /**

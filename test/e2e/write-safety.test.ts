@@ -216,6 +216,75 @@ describe('an append onto a context_primer written as prose (red team, 12-06)', (
   });
 });
 
+describe('an item index into a map written where the protocol keeps a list (red team 62c 01)', () => {
+  /** As a hand-written file has them: blockers keyed by id, rows as "name": "status", actions numbered from 1. */
+  const maps = {
+    status: 'blocked',
+    blockers: { b1: { description: 'need the API key (ask ops)', needs: 'user_decision' } },
+    progress_table: { planning: 'complete', 'sprint-1': 'in_progress' },
+    next_actions: { '1': 'Ask ops for the key', '2': { text: 'Wire it in', done_when: 'npm test' } },
+  };
+  const shellWords = (word: string) => spawnSync('/bin/sh', ['-c', `printf '%s\\n' ${word}`], { encoding: 'utf8' }).stdout.replace(/\n$/, '').split('\n');
+
+  it('is refused, file byte-identical, with the flag that makes the map that list, every entry kept; pasted, it works and so does the index', async () => {
+    const dir = repo();
+    const before = messy(dir, 'api', maps);
+    const cases: Array<[string, string, unknown]> = [
+      ['--blockers.0.resolved:json=true', 'blockers is a map of 1 entry', [{ id: 'b1', description: 'need the API key (ask ops)', needs: 'user_decision' }]],
+      ['--progress_table.1.status=complete', 'progress_table is a map of 2 entries', [{ id: 'planning', label: 'planning', status: 'complete' }, { id: 'sprint-1', label: 'sprint-1', status: 'in_progress' }]],
+      ['--next_actions.0=Ask ops today', 'next_actions is a map of 2 entries', ['Ask ops for the key', { text: 'Wire it in', done_when: 'npm test' }]],
+    ];
+    for (const [flag, what, list] of cases) {
+      const r = await runCli(dir, ['update', 'api', flag]);
+      expect(r.code, r.stderr).toBe(2);
+      const line = errorLine(r.stderr);
+      expect(line.lines, r.stderr).toBe(1);
+      expect(line.message).toBe(`${flag}: ${what} here, not the list the protocol keeps: item ${/\.(\d)/.exec(flag)![1]} would be written as a new key "${/\.(\d)/.exec(flag)![1]}" of it`);
+      expect(read(dir, FILE('api'))).toBe(before);
+      const fix = /^make it the list it stands for, every entry kept: (.+), then address its items by index; the checkpoint was not changed$/.exec(line.hint!)?.[1];
+      expect(fix, line.hint!).toBeDefined();
+      const words = shellWords(fix!);
+      expect(words).toHaveLength(1);
+      expect(JSON.parse(words[0]!.replace(/^--\w+:json=/, ''))).toEqual(list);
+    }
+    // Each fix as pasted, then the index meant: the blocker resolved, the row complete, the file valid.
+    for (const [flag] of cases) {
+      const fix = /every entry kept: (.+), then/.exec(errorLine((await runCli(dir, ['update', 'api', flag])).stderr).hint!)![1]!;
+      const made = await runCli(dir, ['update', 'api', ...shellWords(fix)]);
+      expect(made.code, made.stderr).toBe(0);
+    }
+    for (const [flag] of cases) expect((await runCli(dir, ['update', 'api', flag])).code).toBe(0);
+    const doc = JSON.parse(read(dir, FILE('api')));
+    expect(doc.blockers[0]).toMatchObject({ id: 'b1', resolved: true });
+    expect(doc.progress_table[1]).toEqual({ id: 'sprint-1', label: 'sprint-1', status: 'complete' });
+    expect(doc.next_actions[0]).toBe('Ask ops today');
+    expect((await runCli(dir, ['validate', 'api'])).code).toBe(0);
+  });
+
+  it('where no valid list keeps every entry as it is, says to make it by hand; never a flag update would refuse in turn', async () => {
+    const dir = repo();
+    const before = messy(dir, 'api', { progress_table: { planning: 'Done ✅' }, next_actions: { first: 'Ask ops', then: 'Wire it in' } });
+    let line = errorLine((await runCli(dir, ['update', 'api', '--progress_table.0.status=complete'])).stderr);
+    expect(line.hint).toBe('make it a list by hand (each entry a record {id, label, status}), then address its items by index; the checkpoint was not changed');
+    line = errorLine((await runCli(dir, ['update', 'api', '--next_actions.0=x'])).stderr);
+    expect(line.hint).toBe('make it a list by hand (its entries as the items), then address its items by index; the checkpoint was not changed');
+    expect(read(dir, FILE('api'))).toBe(before);
+  });
+
+  it('a key written into such a map is noted as still wrong where the write changed it, never as "left as it was"', async () => {
+    const dir = repo();
+    messy(dir, 'api', maps);
+    const r = await runCli(dir, ['update', 'api', '--blockers.b1.resolved:json=true']);
+    expect(r.code, r.stderr).toBe(0);
+    const note = r.stderr.split('\n').filter((l) => l.startsWith('checkpoint: note:'));
+    expect(note).toHaveLength(1);
+    expect(note[0]).toContain('already had 3 errors; still wrong where this write changed it: blockers: blockers must be an array; left as they were: progress_table');
+    const json = await runCli(dir, ['update', 'api', '--blockers.b1.owner=ops', '--json']);
+    const kept = JSON.parse(json.stdout).kept_errors as Array<{ path: string; rewritten?: true }>;
+    expect(Object.fromEntries(kept.map((e) => [e.path, e.rewritten ?? false]))).toEqual({ blockers: true, progress_table: false, next_actions: false });
+  });
+});
+
 describe('an append onto a field the protocol holds as one text (red team, 12-04)', () => {
   it('is told to set it, never to make it a list (which update would refuse); the file unchanged', async () => {
     const dir = repo();

@@ -5,7 +5,7 @@ import { assertNotInGitDir } from '../../git/locate.js';
 import { assertNoNestedCheckpoints, assertProjectFolder, findRoot, startDir } from '../../store/root.js';
 import { assertSkillName } from '../../store/skill-name.js';
 import type { Context, ParsedArgs } from '../spec.js';
-import type { FileError } from '../../protocol/file-validation.js';
+import type { KeptError } from '../../store/checkpoints.js';
 import { oneLine } from '../render/output.js';
 import { shownPath } from '../../one-line.js';
 
@@ -86,16 +86,22 @@ export function historyNotice(error: string | null): string | null {
 }
 
 /** What a write left alone: the errors the file already had (the write kept them as they were), in one clause. */
-export function keptErrorsText(kept: readonly FileError[]): string {
-  const first = kept[0]!;
-  return `already had ${kept.length === 1 ? 'an error' : `${kept.length} errors`}, left as ${kept.length === 1 ? 'it was' : 'they were'}: ${oneLine(`${first.path}: ${first.message}`)}${kept.length > 1 ? ` (+${kept.length - 1} more)` : ''}`;
+export function keptErrorsText(kept: readonly KeptError[]): string {
+  const errors = (n: number) => (n === 1 ? 'an error' : `${n} errors`);
+  const asWas = (n: number) => `left as ${n === 1 ? 'it was' : 'they were'}`;
+  const first = (es: readonly KeptError[]) => `${oneLine(`${es[0]!.path}: ${es[0]!.message}`)}${es.length > 1 ? ` (+${es.length - 1} more)` : ''}`;
+  // Never "left as it was" for a value this write changed (written into a map where a list belongs).
+  const rewritten = kept.filter((e) => e.rewritten);
+  if (!rewritten.length) return `already had ${errors(kept.length)}, ${asWas(kept.length)}: ${first(kept)}`;
+  const left = kept.filter((e) => !e.rewritten);
+  return `already had ${errors(kept.length)}; still wrong where this write changed ${rewritten.length === 1 ? 'it' : 'them'}: ${first(rewritten)}${left.length ? `; ${asWas(left.length)}: ${first(left)}` : ''}`;
 }
 
 /**
  * The stderr line of a write that went through although the file was invalid before it (an
  * error the write did not bring in does not block it): so the user knows, and where.
  */
-export function noteKeptErrors(ctx: Context, file: string, kept: readonly FileError[]): void {
+export function noteKeptErrors(ctx: Context, file: string, kept: readonly KeptError[]): void {
   if (kept.length) ctx.out.err(`checkpoint: note: ${file} ${keptErrorsText(kept)}; fix it by hand or with \`checkpoint update\`, then \`checkpoint validate\``);
 }
 

@@ -1,9 +1,8 @@
 import { isCheckpointError } from '../../errors.js';
 import { migrateCheckpoint, type MigrationChange, type MigrationProblem } from '../../protocol/migration.js';
 import { join } from 'node:path';
-import { checkpointPath, checkpointsDir, display, listCheckpointFiles, mutateCheckpoint, previewMutation, readCheckpoint } from '../../store/checkpoints.js';
+import { checkpointPath, checkpointsDir, display, listCheckpointFiles, mutateCheckpoint, previewMutation, readCheckpoint, type KeptError } from '../../store/checkpoints.js';
 import { misnamedReason, misnamedStem } from '../../store/skill-name.js';
-import type { FileError } from '../../protocol/file-validation.js';
 import type { Context, ParsedArgs } from '../spec.js';
 import type { JsonValue } from '../../protocol/types.js';
 import type { LiteralTexts } from '../../protocol/json.js';
@@ -20,7 +19,7 @@ interface FileReport {
   changes: MigrationChange[];
   problems: MigrationProblem[];
   /** Errors the file already had, which the migration left as they were. */
-  kept_errors: FileError[];
+  kept_errors: KeptError[];
   error: { code: string; message: string; hint: string | null } | null;
   /** The checkpoint was a link inside the project (to this): the write replaced it with a regular file. */
   replaced_link?: string;
