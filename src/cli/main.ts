@@ -22,7 +22,7 @@ const ONLY_COMMAND = typeof CHECKPOINT_ONLY_COMMAND === 'string' ? CHECKPOINT_ON
  * guesses the command from the first plain word, and loads cli.cjs when that guess was wrong).
  */
 export function handles(argv: string[]): boolean {
-  return !ONLY_COMMAND || hoistGlobalOptions(argv)[0] === ONLY_COMMAND;
+  return !ONLY_COMMAND || hoistGlobalOptions(argv).argv[0] === ONLY_COMMAND;
 }
 
 async function yargsPath(argv: string[]): Promise<number> {
@@ -55,7 +55,8 @@ export async function main(argv: string[], env: NodeJS.ProcessEnv = process.env,
   const colorFlag = argv.includes('--no-color') ? false : argv.includes('--color') ? true : undefined;
   const out = await createOutput(decideColor(colorFlag, env, stdoutIsTerminal), write);
   try {
-    const [name, ...rest] = hoistGlobalOptions(argv);
+    const hoisted = hoistGlobalOptions(argv);
+    const [name, ...rest] = hoisted.argv;
     if (name === undefined || name === '--help' || name === '-h' || name === 'help') return yargsPath(['--help']);
     // `--version` after a command too: per-command help lists it (update takes it as a field only with `=`).
     if (name === '--version' || name === '-V' || rest.includes('--version')) {
@@ -99,7 +100,7 @@ export async function main(argv: string[], env: NodeJS.ProcessEnv = process.env,
         hint: guess ? `did you mean \`checkpoint ${guess}\`? (see \`checkpoint --help\`)` : 'see `checkpoint --help` for the commands',
       });
     }
-    const args = parseCommandArgs(spec, rest);
+    const args = parseCommandArgs(spec, rest, hoisted.lead);
     if (args.options.help) return yargsPath([spec.name, '--help']);
     const dirOverride = typeof args.options.dir === 'string' ? args.options.dir : undefined;
     const ctx: Context = {
@@ -118,8 +119,11 @@ export async function main(argv: string[], env: NodeJS.ProcessEnv = process.env,
   }
 }
 
-/** Global options may come before the command, as with git: `checkpoint -C ../api status`. */
-function hoistGlobalOptions(argv: string[]): string[] {
+/**
+ * Global options may come before the command, as with git: `checkpoint -C ../api status`. They
+ * go after its name; `lead` counts them (before update, `--dir=../api` is the folder, never a field).
+ */
+function hoistGlobalOptions(argv: string[]): { argv: string[]; lead: number } {
   const lead: string[] = [];
   let i = 0;
   while (i < argv.length) {
@@ -132,7 +136,7 @@ function hoistGlobalOptions(argv: string[]): string[] {
       i++;
     } else break;
   }
-  return lead.length && i < argv.length ? [argv[i]!, ...lead, ...argv.slice(i + 1)] : argv;
+  return lead.length && i < argv.length ? { argv: [argv[i]!, ...lead, ...argv.slice(i + 1)], lead: lead.length } : { argv, lead: 0 };
 }
 
 /** The folder the command runs in; a folder deleted under a shell still in it is the user's to fix, not a crash. */

@@ -13,8 +13,11 @@ function toConfig(options: Record<string, OptionSpec>): NonNullable<ParseArgsCon
   return out;
 }
 
-/** Splits update's `--path=value` operations from real options. */
-function splitOps(spec: CommandSpec, args: string[]): { rest: string[]; ops: string[] } {
+/**
+ * Splits update's `--path=value` operations from real options. `lead`: how many of `args` were
+ * given before the command (`checkpoint --dir=../api update …`), options only, as with git.
+ */
+function splitOps(spec: CommandSpec, args: string[], lead: number): { rest: string[]; ops: string[] } {
   if (!spec.takesOps) return { rest: args, ops: [] };
   const options: Record<string, OptionSpec> = { ...GLOBAL_OPTIONS, ...spec.options };
   const rest: string[] = [];
@@ -22,8 +25,10 @@ function splitOps(spec: CommandSpec, args: string[]): { rest: string[]; ops: str
   for (let i = 0; i < args.length; i++) {
     const a = args[i]!;
     const name = /^--([^=]+)/.exec(a)?.[1];
-    // A boolean option never takes a value, so `--json=x` can only be a field named json.
-    const isOption = name !== undefined && Object.hasOwn(options, name) && !(options[name]!.type === 'boolean' && a.includes('='));
+    // After the command every `--name=value` is a field, as `--path=value` always is: a boolean
+    // option takes no value (`--json=x`), and the folder goes as `-C <dir>` or `--dir <dir>`, so
+    // `--dir=build` over a checkpoint's own "dir" never moves the command to another project.
+    const isOption = i < lead || (name !== undefined && Object.hasOwn(options, name) && !a.includes('='));
     if (a === '--' || !name || isOption) {
       rest.push(a);
       // Its folder goes with it; none after it is left for parseArgs to refuse ("argument missing"),
@@ -63,8 +68,9 @@ export function parseSimple(spec: CommandSpec, args: readonly string[]): { posit
   return { positionals, values };
 }
 
-export function parseCommandArgs(spec: CommandSpec, args: string[]): ParsedArgs {
-  const { rest, ops } = splitOps(spec, fillOptionalValues(spec, args));
+/** `lead`: how many of `args` came before the command's name (global options, hoisted after it). */
+export function parseCommandArgs(spec: CommandSpec, args: string[], lead = 0): ParsedArgs {
+  const { rest, ops } = splitOps(spec, fillOptionalValues(spec, args), lead);
   let parsed;
   try {
     parsed = parseSimple(spec, rest) ?? parseArgs({ args: rest, options: toConfig({ ...GLOBAL_OPTIONS, ...spec.options }), allowPositionals: true, strict: true });

@@ -803,6 +803,33 @@ describe('where the project is', () => {
     expectUsageFailure(await runCli(elsewhere, ['list', '-C', join(elsewhere, 'missing')]), /-C .*missing: no such directory/);
   });
 
+  it('after update, --dir=<value> is a field as --color=<value> is, never the folder: written where the file has one, else refused (red team 62c 02)', async () => {
+    const dir = repo();
+    const other = repo();
+    mkdirSync(join(dir, 'build'));
+    // A hand-written checkpoint keeping fields of its own named like options.
+    seed(dir, 'api', doc('api', { dir: 'src (see PR 12)', color: 'blue' }));
+    seed(other, 'api', doc('api', { step: 'theirs' }));
+    const theirs = bytes(other, 'api');
+    expectOk(await runCli(dir, ['update', 'api', '--color=red', '--dir=build', '--step=three']));
+    expectOk(await runCli(dir, ['update', '--dir=build/out', 'api', '--step=four']));
+    expect(load(dir, 'api')).toMatchObject({ color: 'red', dir: 'build/out', step: 'four' });
+    // No such field: refused in one line naming the folder's spelling; neither project written.
+    seed(dir, 'web', doc('web'));
+    const before = bytes(dir, 'web');
+    const r = await runCli(dir, ['update', 'web', `--dir=${other}`, '--step=elsewhere']);
+    expect(r.code, r.stderr).toBe(2);
+    expect(errorLine(r.stderr)).toMatchObject({ lines: 1, message: `--dir=${other}: dir is the name of an option, not a protocol field (an option takes no =value here: the folder to run in goes as -C ${other})` });
+    expect(bytes(dir, 'web')).toEqual(before);
+    expect(bytes(other, 'api')).toEqual(theirs);
+    // The folder: -C, --dir <dir>, or --dir=<dir> before the command, as with git.
+    for (const line of [['update', 'api', '-C', other, '--step=c'], ['update', 'api', '--dir', other, '--step=dir'], [`--dir=${other}`, 'update', 'api', '--step=before']]) {
+      expectOk(await runCli(dir, line));
+      expect(load(other, 'api').step, line.join(' ')).toBe(line.at(-1)!.slice('--step='.length));
+    }
+    expect(load(dir, 'api')).toMatchObject({ dir: 'build/out', step: 'four' });
+  });
+
   it('-C with a relative path resolves against the working directory', async () => {
     const parent = plainDir();
     mkdirSync(join(parent, 'proj/.checkpoints'), { recursive: true });

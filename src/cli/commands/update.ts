@@ -1,5 +1,6 @@
 import { CheckpointError } from '../../errors.js';
 import { shown } from '../../one-line.js';
+import { pasteArg } from '../../shell-words.js';
 import { applyUpdateOps, parseUpdateFlag, type UpdateOp } from '../../protocol/update-ops.js';
 import { CLI_SPELLING, mcpCall } from '../../protocol/op-spelling.js';
 import { splitUpdateFlag } from '../../protocol/update-flag.js';
@@ -172,7 +173,7 @@ function refuseFieldSlips(ops: readonly UpdateOp[], current: JsonObject | null, 
     const why =
       meant !== null
         ? `${shown(top)} is not a protocol field; did you mean ${cli ? `--${meant}` : shown(JSON.stringify(meant))}?`
-        : `${shown(top)} is the name of ${cli ? 'an option, not a protocol field (an option takes no =value here)' : 'an option of checkpoint update, not a protocol field'}`;
+        : `${shown(top)} is the name of ${cli ? `an option, not a protocol field (an option takes no =value here${top === 'dir' && op.path.length === 1 && typeof op.value === 'string' ? `: the folder to run in goes as -C ${pasteArg(op.value)}` : ''})` : 'an option of checkpoint update, not a protocol field'}`;
     throw new CheckpointError('E_USAGE', `${op.given}: ${why}`, {
       hint: `the checkpoint was not changed; to add a field of your own with this name, rerun with ${op.spelling.allowNewField}, or keep it under skill_state: ${op.spelling.op(`skill_state.${top}`, op.mode, '...', 'text')}`,
     });
