@@ -5,7 +5,7 @@
 import type { JsonObject, JsonValue } from '../protocol/types.js';
 import type { Conflict } from './conflict.js';
 import { setOwn } from './json-value.js';
-import { printedKey } from '../protocol/path.js';
+import { printedKey, splitPath } from '../protocol/path.js';
 
 export interface Settlement {
   /** Conflict paths as printed (`phase`, `next_actions[1]`); a path also covers what lies under it. */
@@ -41,9 +41,23 @@ function canonicalPath(requested: string): string {
   });
 }
 
+/** A path's segments in any spelling update takes (`skill_state.café`, `progress_table.0.label`); null for text that is no such path. */
+function segmentsOf(path: string): string[] | null {
+  const { segments, bad } = splitPath(path);
+  return bad === undefined ? segments : null;
+}
+
+/** Whether the requested path names the conflict shown as `display` or one under it, in whichever spelling it was given. */
 function covers(given: string, display: string): boolean {
   const requested = canonicalPath(given);
-  return display === requested || display.startsWith(`${requested}.`) || display.startsWith(`${requested}[`);
+  if (display === requested || display.startsWith(`${requested}.`) || display.startsWith(`${requested}[`)) return true;
+  const [want, at] = [segmentsOf(given), segmentsOf(display)];
+  return want !== null && at !== null && want.length <= at.length && want.every((seg, i) => seg === at[i]);
+}
+
+/** Whether two requested paths name the same place (`skill_state.café` and `skill_state["café"]`). */
+export function samePath(a: string, b: string): boolean {
+  return a === b || (covers(a, b) && covers(b, a));
 }
 
 /** The side whose most specific requested path covers `display` (a path on both sides at once is refused earlier). */

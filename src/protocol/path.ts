@@ -47,3 +47,45 @@ export function pathKeys(path: string): (string | number)[] | null {
   }
   return keys;
 }
+
+// A dotted segment: letters and digits of any script (`café`, `größe`, `進捗`; combining marks after
+// the first), `_`, `$`, and `-` after the first, so it never reads as an option. Anything else
+// (spaces, quotes, shell syntax, format characters) is written in brackets: a["key"].
+export const DOTTED_SEGMENT = /^[\p{L}\p{N}_$][\p{L}\p{N}\p{M}_$-]*$/u;
+
+// One segment of a path as conflict messages print it: `[2]`, or `["a.b"]` (a JSON string).
+const BRACKET = /^\[(?:(\d+)|("(?:[^"\\]|\\.)*"))\]/;
+
+/**
+ * The segments of a path as update takes it and conflicts print it: `a.b.1.c`, `skill_state.café`,
+ * or `x_obj["a.b"]`, `progress_table[1].status` (a key holding a dot or a space), indices as their
+ * digits, so every spelling of one path gives the same segments. `bad`: the text it stops at, the
+ * segments before it given.
+ */
+export function splitPath(raw: string): { segments: string[]; bad?: string } {
+  const segments: string[] = [];
+  let rest = raw;
+  while (true) {
+    const b = BRACKET.exec(rest);
+    if (b) {
+      try {
+        segments.push(b[1] ?? printedKey(b[2]!)); // as JSON writes it, or as a message printed it (\x9b)
+      } catch {
+        return { segments, bad: b[0] }; // a bad escape inside the quotes
+      }
+      rest = rest.slice(b[0].length);
+    } else {
+      const end = rest.search(/[.[]/);
+      const seg = end === -1 ? rest : rest.slice(0, end);
+      if (!DOTTED_SEGMENT.test(seg)) return { segments, bad: seg };
+      segments.push(seg);
+      rest = end === -1 ? '' : rest.slice(end);
+    }
+    if (!rest) return { segments };
+    // A bracket follows a segment directly; a dot must lead to another segment.
+    if (rest.startsWith('.')) {
+      rest = rest.slice(1);
+      if (!rest || rest.startsWith('[')) return { segments, bad: rest };
+    } else if (!rest.startsWith('[')) return { segments, bad: rest };
+  }
+}

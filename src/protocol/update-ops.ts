@@ -8,12 +8,11 @@ import { FORBIDDEN_KEYS, policyFor, PROTOCOL_FIELDS, type LogPolicy } from './fi
 import { recordedText, rekeyItems } from './format.js';
 import { JsonNumberRangeError, JsonSyntaxError, literalPlace, NAME_SUFFIX, parseJson, POSITION_ROOT, positionKey, type ItemKeyCache, type LiteralTexts } from './json.js';
 import type { JsonObject, JsonValue } from './types.js';
-import { printedKey } from './path.js';
+import { DOTTED_SEGMENT, joinPath, splitPath } from './path.js';
 import { CLI_SPELLING, type OpSpelling } from './op-spelling.js';
 import { runsOldestFirst } from './rotation.js';
 import { splitUpdateFlag } from './update-flag.js';
 import { fitsProtocolField, fitsSchemaAt, protocolListAt, validateCheckpoint } from './validate.js';
-import { joinPath } from './path.js';
 import { MAX_FIX_TEXT } from './repairable.js';
 
 export interface UpdateOp {
@@ -32,11 +31,6 @@ export interface UpdateOp {
   /** Given as plain text (`--a=9`, no :json): it keeps the type of a number or boolean it replaces. */
   plain?: true;
 }
-
-// A dotted segment: letters and digits of any script (`café`, `größe`, `進捗`; combining marks after
-// the first), `_`, `$`, and `-` after the first, so it never reads as an option. Anything else
-// (spaces, quotes, shell syntax, format characters) is written in brackets: a["key"].
-const SEGMENT = /^[\p{L}\p{N}_$][\p{L}\p{N}\p{M}_$-]*$/u;
 
 /** `given` names the op as the caller gave it, already shown on one line and bounded (a flag may hold a newline or a whole file). */
 function usage(given: string, why: string, hint?: string, spelling: OpSpelling = CLI_SPELLING): CheckpointError {
@@ -129,50 +123,18 @@ function keepingType(current: JsonValue | undefined, op: UpdateOp, keepsType: ()
   return op;
 }
 
-// One segment of a path as conflict messages print it: `[2]`, or `["a.b"]` (a JSON string).
-const BRACKET = /^\[(?:(\d+)|("(?:[^"\\]|\\.)*"))\]/;
-
-/**
- * `a.b.1.c`, or the form conflicts are shown in (`x_obj["a.b"]`, `progress_table[1].status`), so a
- * key holding a dot or a space can be named. Every key, bracketed or not, meets the forbidden-key rule.
- */
+/** The path's segments (path.ts splitPath); every key, bracketed or not, meets the forbidden-key rule. */
 function pathSegments(given: string, rawPath: string): string[] {
-  const path: string[] = [];
-  const refuse = (seg: string): never => {
-    if (FORBIDDEN_KEYS.has(seg)) throw usage(given, `path segment "${seg}" is forbidden (prototype pollution)`, 'choose another key name');
-    throw usage(given, `invalid path ${quoted(rawPath)} (segment ${quoted(seg)})`, 'write keys as a.b.1.c, or as conflicts show them: a["key with . or space"][1]');
-  };
-  let rest = rawPath;
-  while (true) {
-    const b = BRACKET.exec(rest);
-    let seg = '';
-    if (b) {
-      try {
-        seg = b[1] ?? printedKey(b[2]!); // as JSON writes it, or as a message printed it (\x9b)
-      } catch {
-        refuse(b[0]); // a bad escape inside the quotes
-      }
-      rest = rest.slice(b[0].length);
-      if (FORBIDDEN_KEYS.has(seg)) refuse(seg);
-    } else {
-      const end = rest.search(/[.[]/);
-      seg = end === -1 ? rest : rest.slice(0, end);
-      rest = end === -1 ? '' : rest.slice(end);
-      if (FORBIDDEN_KEYS.has(seg) || !SEGMENT.test(seg)) refuse(seg);
-    }
-    path.push(seg);
-    if (!rest) return path;
-    // A bracket follows a segment directly; a dot must lead to another segment.
-    if (rest.startsWith('.')) {
-      rest = rest.slice(1);
-      if (!rest || rest.startsWith('[')) refuse(rest);
-    } else if (!rest.startsWith('[')) refuse(rest);
-  }
+  const { segments, bad } = splitPath(rawPath);
+  const forbidden = segments.find((seg) => FORBIDDEN_KEYS.has(seg)) ?? (bad !== undefined && FORBIDDEN_KEYS.has(bad) ? bad : undefined);
+  if (forbidden !== undefined) throw usage(given, `path segment "${forbidden}" is forbidden (prototype pollution)`, 'choose another key name');
+  if (bad !== undefined) throw usage(given, `invalid path ${quoted(rawPath)} (segment ${quoted(bad)})`, 'write keys as a.b.1.c, or as conflicts show them: a["key with . or space"][1]');
+  return segments;
 }
 
 /** A path as it was typed where it could be (`a.b.1`), a key holding other characters bracketed (`x["a.b"]`). */
 const pathText = (segs: readonly string[]): string =>
-  segs.map((seg, i) => (SEGMENT.test(seg) ? (i ? `.${seg}` : seg) : `[${JSON.stringify(seg)}]`)).join('');
+  segs.map((seg, i) => (DOTTED_SEGMENT.test(seg) ? (i ? `.${seg}` : seg) : `[${JSON.stringify(seg)}]`)).join('');
 
 const isPlainObject = (v: unknown): v is JsonObject => typeof v === 'object' && v !== null && !Array.isArray(v);
 

@@ -702,6 +702,44 @@ describe('.checkpoints/config.json', () => {
   });
 });
 
+describe('a conflict path in any spelling update takes (red team 62c 04)', () => {
+  /** Both sides change a key with an accent and a row's label (a note in it); the driver installed. */
+  const accented = once(() => {
+    const dir = makeRepo();
+    initialized(dir);
+    const row = (label: string) => [{ id: 'r1', label, status: 'in_progress' }];
+    save(dir, cp({ progress_table: row('Auth (see PR 12)'), skill_state: { café: 1, run_history: [] } }));
+    commitAll(dir, 'base');
+    git(dir, ['checkout', '-q', '-b', 'other']);
+    save(dir, cp({ progress_table: row('Auth (PR 14)'), skill_state: { café: 2, run_history: [] } }));
+    commitAll(dir, 'theirs');
+    git(dir, ['checkout', '-q', 'main']);
+    save(dir, cp({ progress_table: row('Auth (PR 13)'), skill_state: { café: 3, run_history: [] } }));
+    commitAll(dir, 'ours');
+    expect(gitTry(dir, ['merge', '-q', 'other']).status).not.toBe(0);
+    return dir;
+  });
+
+  it('settles skill_state.café and progress_table.0.label as it settles skill_state["café"] and progress_table[0].label', async () => {
+    for (const [ours, theirs] of [['skill_state.café', 'progress_table.0.label'], ['skill_state["café"]', 'progress_table[0].label'], ['skill_state', 'progress_table.0']]) {
+      const dir = accented();
+      expect(read(dir, FILE)).toContain('<<<<<<<');
+      const r = await runCli(dir, ['resolve', '--ours', ours!, '--theirs', theirs!]);
+      expect(r.code, `${ours} ${theirs}: ${r.stderr}`).toBe(0);
+      expect(load(dir)).toMatchObject({ skill_state: { café: 3 }, progress_table: [{ label: 'Auth (PR 14)' }] });
+    }
+  });
+
+  it('refuses one path given to both sides in two spellings, the file byte-identical', async () => {
+    const dir = accented();
+    const before = readFileSync(join(dir, FILE));
+    const r = await runCli(dir, ['resolve', '--ours', 'skill_state.café', '--theirs', 'skill_state["café"]']);
+    expect(r.code).toBe(2);
+    expect(errorLine(r.stderr).message).toBe('resolve: skill_state.café is given to both --ours and --theirs');
+    expect(readFileSync(join(dir, FILE)).equals(before)).toBe(true);
+  });
+});
+
 describe('a side git cannot give as JSON (an editor saved it as UTF-16)', () => {
   it('with the driver installed, the file holds the other side alone: resolve and --add refuse, naming the broken side, until it is settled by hand or kept on purpose (red team, 12-04)', async () => {
     const dir = makeRepo();

@@ -13,7 +13,7 @@ import { isJsonObject, ownValue, safeKeys } from '../../protocol/identity.js';
 import { formatKeepingLayout } from '../../protocol/layout.js';
 import { handSlipIn } from '../../merge/hand-slip.js';
 import { shellQuote } from '../../shell-words.js';
-import type { Settlement } from '../../merge/settle.js';
+import { samePath, type Settlement } from '../../merge/settle.js';
 import { readConfig } from '../../store/config.js';
 import { display, replaceCheckpointText, type Clock } from '../../store/checkpoints.js';
 import { MAX_RESOLVE_BYTES, filesWithMarkers, scanForMarkers, tooLargeMessage, misnamedAdvice, misnamedCheckpointRel, missingConflict, readStages, refuseMisnamed, resolvableFile, resolvableSkill, unmergedCheckpointPaths, type ResolvableFile } from '../../store/conflicts.js';
@@ -63,7 +63,7 @@ export async function run(args: ParsedArgs, ctx: Context): Promise<number> {
   const root = rootOf(ctx);
   if (args.options.check) return check(root, ctx);
   const settlement: Settlement = { ours: listOption(args.options.ours), theirs: listOption(args.options.theirs) };
-  const both = settlement.ours!.find((p) => settlement.theirs!.includes(p));
+  const both = settlement.ours!.find((p) => settlement.theirs!.some((t) => samePath(p, t)));
   if (both !== undefined) throw new CheckpointError('E_USAGE', `resolve: ${shown(both)} is given to both --ours and --theirs`, { hint: 'name each conflict path once' });
   const settling = settlement.ours!.length + settlement.theirs!.length > 0;
   const add = Boolean(args.options.add);
