@@ -224,8 +224,9 @@ function summedCounter(exact: Exact, path: PathSegment[], base: JsonValue | unde
  * Each side's document saved at a time of its own (two `updated_at`s): where both raised a counter
  * to the same value, that is two sessions, on two machines or one after the other on
  * a rebase, each of which spent (a +1 run counter, a flat per-session cost). The same commit on
- * both sides (a cherry-pick) carries one save's time on both, and counts once (red team, 12-06:
- * `pull --rebase` and `pull` gave different totals, and both lost a session).
+ * both sides (a cherry-pick) counts once while it carries one save's time on both (red team, 12-06:
+ * `pull --rebase` and `pull` gave different totals, and both lost a session); once either side
+ * carries a later save's time, no file tells it from two sessions (docs/merge-driver.md, 62a 03).
  */
 function twoSaves(times: SideTimes): boolean {
   return times.ours !== undefined && times.theirs !== undefined && times.ours !== times.theirs;

@@ -170,6 +170,49 @@ describe('git runs the driver', () => {
     expectLastRun(doc, 'picked');
   });
 
+  it('a cherry-picked spend counts once only where both files carry the picked save: a rebase drops the pick onto an older save; a merge after a save since, or a rebase over a pick onto a newer save, counts it twice, as docs/merge-driver.md says (red team 62a 03)', () => {
+    // A hand-kept cost, 5.0 before either session.
+    const spend = (dir: string, at: string, usd: string, over: Record<string, unknown>) =>
+      write(dir, FILE, JSON.stringify({ ...load(dir), ...over, updated_at: at, cost: { currency: 'USD', total_usd: 0 } }, null, 2).replace('"total_usd": 0', `"total_usd": ${usd}`) + '\n');
+    const total = (dir: string) => /"total_usd": ([^\n]*)/.exec(read(dir, FILE))![1];
+    /** main saves at `mainAt`, feature's session spends 1.0 at 09:00 and is picked onto main; feature then spends 0.5 more. */
+    const picked = (mainAt: string) => {
+      const dir = driverRepo();
+      save(dir, baseDoc());
+      spend(dir, '2026-03-01T10:00:00Z', '5.0', {});
+      commitAll(dir, 'base checkpoint', '2026-03-01T10:00:00Z');
+      git(dir, ['checkout', '-q', '-b', 'feature']);
+      spend(dir, '2026-03-02T09:00:00Z', '6.0', { step: 'login' });
+      const session = commitAll(dir, 'one session', '2026-03-02T09:00:00Z');
+      git(dir, ['checkout', '-q', 'main']);
+      spend(dir, mainAt, '5.0', { phase: 'review' });
+      commitAll(dir, 'main: phase', mainAt);
+      expect(gitTry(dir, ['cherry-pick', session]).status).toBe(0);
+      expect(total(dir)).toBe('6.0');
+      git(dir, ['checkout', '-q', 'feature']);
+      spend(dir, '2026-03-02T12:00:00Z', '6.5', { status: 'blocked' });
+      commitAll(dir, 'feature spends 0.5 more', '2026-03-02T12:00:00Z');
+      git(dir, ['branch', 'feature-again']);
+      git(dir, ['checkout', '-q', 'main']);
+      return dir;
+    };
+    // Picked onto an older save: main carries the picked save. A merge still counts it twice, feature having saved since; a rebase of feature drops the pick.
+    const older = picked('2026-03-02T08:00:00Z');
+    expect(gitTry(older, ['merge', '-q', '--no-edit', 'feature']).status).toBe(0);
+    expect(total(older)).toBe('7.5');
+    git(older, ['reset', '-q', '--hard', 'HEAD^']);
+    git(older, ['checkout', '-q', 'feature-again']);
+    expect(gitTry(older, ['rebase', '-q', 'main']).status).toBe(0);
+    expect(git(older, ['log', '--format=%s', 'main..HEAD']).trim()).toBe('feature spends 0.5 more');
+    expect(total(older)).toBe('6.5');
+    // Picked onto a newer save: main carries its own time, and the rebase replays the pick too.
+    const newer = picked('2026-03-02T11:00:00Z');
+    git(newer, ['checkout', '-q', 'feature-again']);
+    expect(gitTry(newer, ['rebase', '-q', 'main']).status).toBe(0);
+    expect(git(newer, ['log', '--format=%s', 'main..HEAD']).trim().split('\n')).toEqual(['feature spends 0.5 more', 'one session']);
+    expect(total(newer)).toBe('7.5');
+  });
+
   it('cherry-picks a log append onto a branch whose checkpoint lacks that log yet', () => {
     const dir = driverRepo();
     start(dir);
