@@ -81,16 +81,37 @@ describe('pause --context', () => {
     expect((await runCli(dir, ['validate', '--strict'])).code).toBe(0);
   });
 
-  it('reads --context -, stdin without a flag, and --context-file', async () => {
+  it('reads --context -, and --context-file; never stdin unasked (red team 62c 05)', async () => {
     const dir = project();
     const viaDash = await runCli(dir, ['pause', 'api', '--context', '-'], { input: JSON.stringify(context({ goal: 'dash' })) });
     expect(viaDash.code, viaDash.stderr).toBe(0);
     expect(doc(dir).capsule.context.goal).toBe('dash');
-    expect((await runCli(dir, ['pause', 'api'], { input: JSON.stringify(context({ goal: 'stdin' })) })).code).toBe(0);
-    expect(doc(dir).capsule.context.goal).toBe('stdin');
+    const before = bytesOf(dir);
+    const bare = await runCli(dir, ['pause', 'api'], { input: JSON.stringify(context({ goal: 'stdin' })) });
+    expect(bare.code).toBe(2);
+    expect(bare.stderr).toBe("checkpoint pause: no capsule given; hint: pass --context '<json>', --context - (stdin), --context-file F, or --auto for mechanical state only; the checkpoint was not changed\n");
+    expect(bytesOf(dir).equals(before)).toBe(true);
     write(dir, 'capsule.json', JSON.stringify(context({ goal: 'file' }), null, 2));
     expect((await runCli(dir, ['pause', 'api', '--context-file', 'capsule.json'])).code).toBe(0);
     expect(doc(dir).capsule.context.goal).toBe('file');
+  });
+
+  it('without a capsule option, under a caller that holds stdin open (an agent shell, ssh), refuses at once and never waits on it (red team 62c 05)', async () => {
+    const dir = project();
+    const before = bytesOf(dir);
+    // stdin a pipe never written to nor closed; the built binary, as a hook or a shell runs it.
+    const child = spawn(process.execPath, [BIN, 'pause', 'api'], { cwd: dir, env: GIT_ENV });
+    let stderr = '';
+    child.stderr.on('data', (d) => (stderr += d));
+    const guard = setTimeout(() => child.kill('SIGKILL'), 60_000);
+    const code = await new Promise<number | null>((resolve) => child.on('close', (c) => resolve(c)));
+    clearTimeout(guard);
+    child.stdin.destroy();
+    expect(code, stderr).toBe(2);
+    expect(stderr).toMatch(/^checkpoint pause: no capsule given; hint: pass --context '<json>', --context - \(stdin\)/);
+    expect(bytesOf(dir).equals(before)).toBe(true);
+    // --auto, what the hooks run, reads no stdin either.
+    expect((await cliAsync(dir, ['pause', 'api', '--auto'])).code).toBe(0);
   });
 
   it('accepts input of exactly 12,000 bytes (ASCII and multibyte) and the stored capsule fits', async () => {
@@ -106,7 +127,7 @@ describe('pause --context', () => {
     }
     // the same edge through stdin and through the argument
     const text = sized(CAPSULE_INPUT_MAX_BYTES);
-    expect((await runCli(dir, ['pause', 'api'], { input: text })).code).toBe(0);
+    expect((await runCli(dir, ['pause', 'api', '--context', '-'], { input: text })).code).toBe(0);
     expect((await runCli(dir, ['pause', 'api', '--context', text])).code).toBe(0);
   });
 
@@ -121,7 +142,6 @@ describe('pause --context', () => {
         [['pause', 'api', '--context-file', 'capsule.json'], undefined],
         [['pause', 'api', '--context', text], undefined],
         [['pause', 'api', '--context', '-'], text],
-        [['pause', 'api'], text],
       ] as [string[], string | undefined][]) {
         const r = await runCli(dir, args, { input });
         expect(r.code, args.join(' ')).toBe(2);
@@ -130,7 +150,7 @@ describe('pause --context', () => {
       }
     }
     // Oversized and not even JSON: the size is what is reported (checked before parsing).
-    const r = await runCli(dir, ['pause', 'api'], { input: '{'.repeat(20_000) });
+    const r = await runCli(dir, ['pause', 'api', '--context', '-'], { input: '{'.repeat(20_000) });
     expect(r.stderr).toMatch(/20000 bytes/);
     expect(bytesOf(dir).equals(before)).toBe(true);
     // An endless source: read up to the drain bound (1 MiB), then refused in one line.
@@ -174,7 +194,7 @@ describe('pause --context', () => {
       [`{"goal":"a","goal":"b"}`, /duplicate key "goal"/],
       ['', /is empty/],
     ] as [string, RegExp][]) {
-      const r = await runCli(dir, ['pause', 'api'], { input: text });
+      const r = await runCli(dir, ['pause', 'api', '--context', '-'], { input: text });
       expect(r.code).toBe(2);
       expect(r.stderr).toMatch(reason);
     }

@@ -91,11 +91,6 @@ async function readInput(args: ParsedArgs, ctx: Context, root: string): Promise<
     return { bytes: Buffer.from(inline, 'utf8'), total: utf8Bytes(inline), source: mcp ? 'the capsule argument' : '--context' };
   }
   if (typeof file === 'string') return { ...readFileBounded(root, argPath(ctx, file)), source: file };
-  if (inline !== '-' && process.stdin.isTTY) {
-    throw new CheckpointError('E_USAGE', 'checkpoint pause: no capsule given', {
-      hint: "pass --context '<json>', --context - (stdin), --context-file F, or --auto for mechanical state only",
-    });
-  }
   return { ...(await readStdin()), source: 'stdin' };
 }
 
@@ -110,6 +105,13 @@ export async function run(args: ParsedArgs, ctx: Context): Promise<number> {
   }
   if (given.length > 1) throw new CheckpointError('E_USAGE', 'checkpoint pause: give the capsule once: --context or --context-file', { hint: 'keep one of the two; the checkpoint was not changed' });
   if (args.options.auto) return runAuto(root, skill, ctx);
+  // stdin is read only when asked (--context -): under a caller that holds it open (an agent's
+  // shell, ssh) a bare `pause` would otherwise wait forever, saying nothing.
+  if (!given.length) {
+    throw new CheckpointError('E_USAGE', 'checkpoint pause: no capsule given', {
+      hint: "pass --context '<json>', --context - (stdin), --context-file F, or --auto for mechanical state only; the checkpoint was not changed",
+    });
+  }
 
   const act = `save the recovery capsule of ${skill}`;
   // A merge left unfinished (markers, or git's index holding it unmerged, the file even gone) is
