@@ -274,7 +274,7 @@ describe('examples/github-workflow.yml', () => {
       commitAll(repo, 'Drop the readme');
       git(repo, ['checkout', '-q', 'main']);
     };
-    const DRIFT = /README\.md is missing: deleted in [0-9a-f]{7} "Drop the readme"[^\n]*; update the checkpoint \(or restore the file\) \[blocks push\]/;
+    const DRIFT = /README\.md is missing: deleted in [0-9a-f]{7} "Drop the readme"[^\n]*; update the checkpoint \(`checkpoint update api --context_primer\.generated_files\.0='README\.md \(deleted\)'`\) or restore the file \[blocks push\]/;
 
     it('a push to main: the pushed-range step fails on it, where plain doctor passes; a pushed reconcile passes', () => {
       const repo = origin();
