@@ -27,16 +27,26 @@ const norm = (s: string) => s.toLowerCase().replace(/[^\p{L}\p{N}]+/gu, '');
 
 /** The enum value `written` most likely means (case/separator-insensitive, or from the table above), when `allowed` holds it; else null. */
 export function suggestEnum(written: string, allowed: readonly string[]): string | null {
-  const meant = enumWord(written, allowed);
-  if (meant !== null) return meant;
-  // A value with its reason after it: "blocked - waiting on API key", "Blocked (vendor)", "done: shipped in #12",
-  // or joined to it by a linking word, as a slug too: "blocked-on-review", "blocked_by_vendor", "failed at deploy".
-  for (const reason of [HEAD_BEFORE_REASON, HEAD_BEFORE_LINKED_REASON]) {
-    const head = reason.exec(written.trim());
-    const meantHead = head ? enumWord(head[1]!, allowed) : null;
-    if (meantHead !== null) return meantHead;
+  return enumWord(written, allowed) ?? valueAndReason(written, allowed)?.meant ?? null;
+}
+
+/**
+ * `written` as a value with its reason after it: "blocked - waiting on API key", "Blocked
+ * (vendor)", "done: shipped in #12" (the reason: the words after the value), or joined to it by a
+ * linking word, as a slug too: "blocked-on-review", "Waiting for design sign-off" (the reason: all
+ * of it, the value is part of what it says). Null when it is no value of `allowed` with a reason.
+ */
+export function valueAndReason(written: string, allowed: readonly string[]): { meant: string; reason: string } | null {
+  const text = written.trim();
+  const head = HEAD_BEFORE_REASON.exec(text);
+  const meant = head ? enumWord(head[1]!, allowed) : null;
+  if (meant !== null) {
+    const after = text.slice(head![0].length).trim();
+    return { meant, reason: (head![0].endsWith('(') ? after.replace(/\)$/, '') : after).trim() };
   }
-  return null;
+  const linked = HEAD_BEFORE_LINKED_REASON.exec(text);
+  const meantLinked = linked ? enumWord(linked[1]!, allowed) : null;
+  return meantLinked === null ? null : { meant: meantLinked, reason: text };
 }
 
 /** Whether `written` is a value with a reason after it (either form above): it says more than the value alone. */

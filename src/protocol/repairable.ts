@@ -8,11 +8,14 @@
 // keeps them as errors; status, next and resume read the file as written and say, in one note,
 // what is off and the exact `checkpoint update` that fixes it. Pure.
 import { ROW_NAME_KEYS } from './row-names.js';
-import { enumSlips } from './enum-slip.js';
+import { enumSlips, valueAndReason, type EnumSlip } from './enum-slip.js';
+import { newRecord, RECORD_LISTS } from './record-lists.js';
+import { CLI_SPELLING } from './op-spelling.js';
+import { blockerClosed } from './closed-blocker.js';
 import { recordedText } from './format.js';
 import { isIsoInstant } from './instant.js';
 import { literalPlace, type LiteralTexts } from './json.js';
-import { joinPath } from './path.js';
+import { joinPath, pathKeys } from './path.js';
 import { quoted } from '../one-line.js';
 import { pasteArg, pasteWord, PLACEHOLDER, placeholder, shellQuote } from '../shell-words.js';
 import { CURRENT_WIRE_VERSION, type Checkpoint, type JsonValue } from './types.js';
@@ -140,11 +143,14 @@ function slips(doc: Obj, errors: readonly Issue[], numberText: NumberText, fileS
   if (fileSkill !== undefined && typeof doc.skill === 'string' && doc.skill !== fileSkill && fold(doc.skill) === fold(fileSkill)) {
     notes.push({ path: 'skill', problem: `skill ${quoted(doc.skill)} does not match the file name ${fileSkill}.checkpoint.json`, fix: `--skill=${pasteArg(fileSkill)}` });
   }
-  for (const e of enumSlips(doc)) {
+  const enums = enumSlips(doc);
+  for (const e of enums) {
+    const kept = keptReason(doc, e);
     notes.push({
       path: e.path,
       problem: `${e.what} ${quoted(e.value)} is not one of ${e.allowed.join('|')}${e.meant ? ` (did you mean ${e.meant}?)` : ''}`,
-      fix: `--${e.flag}=${e.meant ?? placeholder(e.allowed.join('|'))}`,
+      fix: `--${e.flag}=${e.meant ?? placeholder(e.allowed.join('|'))}${kept?.flag ? ` ${kept.flag}` : ''}`,
+      ...(kept?.byHand ? { byHand: kept.byHand } : {}),
       ...(e.meant ? { meant: e.meant } : {}),
     });
   }
@@ -199,14 +205,53 @@ function slips(doc: Obj, errors: readonly Issue[], numberText: NumberText, fileS
   for (const field of OPTIONAL_TO_READ) {
     const v = doc[field];
     if (v === undefined || (typeof v === 'string' && !v.trim())) {
-      // project_dir has one right value here: the folder the file was read in.
-      const known = field === 'project_dir' && projectDir !== undefined ? flagValue(projectDir) : null;
-      notes.push({ path: field, problem: v === undefined ? `required field "${field}" is missing` : `${field} is blank`, fix: `--${field}=${known ?? placeholder(field)}` });
+      // project_dir has one right value here: the folder the file was read in; a summary, the
+      // reason a status is written with ("failed - tests red"), which the status's fix leaves out.
+      const known = field === 'project_dir' && projectDir !== undefined ? textAssign(projectDir) : field === 'progress_summary' ? summaryReason(enums) : null;
+      notes.push({ path: field, problem: v === undefined ? `required field "${field}" is missing` : `${field} is blank`, fix: `--${field}${known ?? `=${placeholder(field)}`}` });
     }
   }
   const typed = typeSlips(doc, numberText, notes);
   telemetrySlips(errors, notes);
   return { notes, actions, blockers, typed };
+}
+
+/**
+ * Where the fix of enum value `e`, written with its reason ("blocked - waiting on the API key"),
+ * keeps that reason, since it sets the bare value: a blocked checkpoint's in a new blocker (what
+ * says why it is blocked), any other status's in progress_summary, a row's in its label and a
+ * blocker's needs' in its description (each as "<text> (<reason>)"). Null when there is no reason
+ * or the text already says it; `byHand` when it is too long to spell out.
+ */
+function keptReason(doc: Obj, e: EnumSlip): { flag: string | null; byHand?: string } | null {
+  const reason = valueAndReason(e.value, e.allowed)?.reason;
+  if (!reason) return null;
+  const says = (t: unknown) => typeof t === 'string' && t.toLowerCase().includes(reason.toLowerCase());
+  const tooLong = (where: string) => ({ flag: null, byHand: `before the fix, copy the reason its ${e.what} gives (${reason.length} characters, too long to spell out here) into ${where}` });
+  const [top, i] = pathKeys(e.path) ?? [];
+  if (top === 'status' && e.meant === 'blocked') {
+    const blockers = blockersAsRead(doc.blockers);
+    if (blockers.some((b) => b && !blockerClosed(b) && says(b.description))) return null;
+    const record = JSON.stringify(newRecord(RECORD_LISTS.blockers!, reason, blockers));
+    return record.length <= MAX_FIX_TEXT ? { flag: CLI_SPELLING.op('blockers', 'append', record) } : tooLong('a new blocker');
+  }
+  const owner = top === 'status' ? doc : Array.isArray(doc[top as string]) ? (doc[top as string] as unknown[])[i as number] : undefined;
+  const key = top === 'status' ? 'progress_summary' : top === 'blockers' ? 'description' : 'label';
+  const field = top === 'status' ? key : `${String(top)}.${String(i)}.${key}`;
+  const text = isObj(owner) ? owner[key] : undefined;
+  if (says(text)) return null;
+  // One flag per field: a blank summary's own fix writes the reason (summaryReason); a row
+  // without a label is labelled by another note's fix, so its reason is added by hand.
+  if (!hasWords(text)) return top === 'status' ? null : { flag: null, byHand: `before the fix, add the reason its ${e.what} gives (${quoted(reason)}) to ${field}` };
+  const value = textAssign(`${text.trimEnd()} (${reason})`);
+  return value === null ? tooLong(field) : { flag: `--${field}${value}` };
+}
+
+/** The reason the status of `enums` is written with, as a blank progress_summary's fix sets it (`=<reason>`); null when there is none, or a blocker keeps it. */
+function summaryReason(enums: readonly EnumSlip[]): string | null {
+  const status = enums.find((e) => e.path === 'status');
+  const read = status && status.meant !== 'blocked' ? valueAndReason(status.value, status.allowed) : null;
+  return read?.reason ? textAssign(read.reason) : null;
 }
 
 /** The telemetry a session never orients by: the eval_scores log and the cost record. */

@@ -14,6 +14,7 @@ import { runsOldestFirst } from './rotation.js';
 import { splitUpdateFlag } from './update-flag.js';
 import { fitsProtocolField, fitsSchemaAt, protocolListAt, validateCheckpoint } from './validate.js';
 import { MAX_FIX_TEXT } from './repairable.js';
+import { newRecord, recordKind } from './record-lists.js';
 
 export interface UpdateOp {
   /** Object keys, or array indices written as digits. */
@@ -369,17 +370,6 @@ function refuseListDropped(op: UpdateOp, current: JsonValue | undefined): void {
 }
 
 /**
- * The protocol lists whose entries are records with one text of their own: an entry's id prefix,
- * the key its words go under and the other keys it needs (as a new entry of its own kind holds them).
- * Written by hand as a map instead, an entry's key names it (`keyNames`: the members the key fills)
- * and a text entry is its `mapText` (`"b1": "need key"`, a row's `"planning": "complete"`).
- */
-const RECORD_LISTS: Readonly<Record<string, { idPrefix: string; textKey: string; rest: JsonObject; keyNames: readonly string[]; mapText: string }>> = {
-  blockers: { idPrefix: 'b', textKey: 'description', rest: {}, keyNames: ['id'], mapText: 'description' },
-  progress_table: { idPrefix: 'row', textKey: 'label', rest: { status: 'not_started' }, keyNames: ['id', 'label'], mapText: 'status' },
-};
-
-/**
  * An item index (`blockers.0`, `progress_table.1.status`) into a map written by hand where the
  * protocol keeps a list: it would land as a new key "0" of the map, the map still no list and
  * the item meant untouched. Refused, with the op that makes the map the list it stands for,
@@ -391,7 +381,7 @@ function refuseIndexIntoMap(op: UpdateOp, map: JsonObject, path: readonly string
   const n = Object.keys(map).length;
   const list = listOfMap(path, map, root);
   const text = list === null ? null : JSON.stringify(list);
-  const record = path.length === 1 && Object.hasOwn(RECORD_LISTS, path[0]!) ? RECORD_LISTS[path[0]!]! : undefined;
+  const record = path.length === 1 ? recordKind(path[0]!) : undefined;
   const fix =
     text !== null && text.length <= MAX_FIX_TEXT
       ? `make it the list it stands for, every entry kept: ${op.spelling.op(at, 'set', text)}`
@@ -407,7 +397,7 @@ function refuseIndexIntoMap(op: UpdateOp, map: JsonObject, path: readonly string
  */
 function listOfMap(path: readonly string[], map: JsonObject, root: JsonObject): JsonValue[] | null {
   const entries = Object.entries(map);
-  const record = path.length === 1 && Object.hasOwn(RECORD_LISTS, path[0]!) ? RECORD_LISTS[path[0]!]! : undefined;
+  const record = path.length === 1 ? recordKind(path[0]!) : undefined;
   let list: JsonValue[];
   if (record) {
     list = entries.map(([key, v]) => ({ ...Object.fromEntries(record.keyNames.map((name) => [name, key])), ...(isPlainObject(v) ? v : { [record.mapText]: v }) }));
@@ -432,13 +422,11 @@ function listOfMap(path: readonly string[], map: JsonObject, root: JsonObject): 
  */
 function refuseTextAsRecord(op: UpdateOp, current: readonly JsonValue[] | undefined): void {
   const field = op.path[0]!;
-  const kind = Object.hasOwn(RECORD_LISTS, field) ? RECORD_LISTS[field] : undefined;
+  const kind = recordKind(field);
   if (!kind || !(op.plain === true || op.spelling.caller === 'mcp')) return;
-  const taken = new Set((current ?? []).map((e) => (isPlainObject(e) ? String(e.id) : '')));
-  let n = (current?.length ?? 0) + 1;
-  while (taken.has(`${kind.idPrefix}${n}`)) n++;
-  const record = JSON.stringify({ id: `${kind.idPrefix}${n}`, [kind.textKey]: op.value, ...kind.rest });
-  const add = op.spelling.caller === 'cli' && record.length > 200 ? `--${field}+:json='{"id": "${kind.idPrefix}${n}", "${kind.textKey}": "…"}'` : op.spelling.op(field, 'append', record);
+  const entry = newRecord(kind, op.value as string, current);
+  const record = JSON.stringify(entry);
+  const add = op.spelling.caller === 'cli' && record.length > 200 ? `--${field}+:json='{"id": "${String(entry.id)}", "${kind.textKey}": "…"}'` : op.spelling.op(field, 'append', record);
   throw usage(op.given, `each entry of ${field} is a record (${['id', kind.textKey, ...Object.keys(kind.rest)].join(', ')}), not a text`, `add one: ${add}; the checkpoint was not changed`, op.spelling);
 }
 

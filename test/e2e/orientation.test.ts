@@ -5,6 +5,7 @@ import { once } from 'node:events';
 import { spawn } from 'node:child_process';
 import { assertBuilt, BIN, cleanup, commitAll, dateEnv, GIT_ENV, git, makeRepo, read, write, type RunResult, headSha, initialized } from '../helpers/repo.js';
 import { runCli } from '../helpers/in-process.js';
+import { paste } from '../helpers/paste.js';
 import { existsSync, symlinkSync } from 'node:fs';
 import { execFileSync } from 'node:child_process';
 import { join } from 'node:path';
@@ -388,6 +389,43 @@ describe('hand-written slips (a status outside its enum, an action object withou
     expect(d.stdout).toContain('status "in-progress" must be one of in_progress|blocked|complete|failed (did you mean in_progress?)');
     expect((await runCli(dir, ['update', 'api', '--status=in_progress', '--progress_table.0.status=complete', '--next_actions.0.text=Wire the token refresh'])).code).toBe(0);
     expect((await runCli(dir, ['validate'])).code).toBe(0);
+  });
+
+  it('the printed fix for a status written with its reason keeps the reason: a blocked one in a new blocker, another in progress_summary (red team 62b 06)', async () => {
+    const cases: [Record<string, unknown>, string, (doc: Record<string, unknown>) => void][] = [
+      [{ status: 'blocked - waiting on the API key from Dana' }, `--status=blocked '--blockers+:json={"id":"b1","description":"waiting on the API key from Dana"}'`, (doc) => {
+        expect(doc.blockers).toEqual([{ id: 'b1', description: 'waiting on the API key from Dana' }]);
+      }],
+      // A blocker written as a string is read as b1: the reason's blocker takes the next id.
+      [{ status: 'Blocked (vendor: Stripe)', blockers: ['CI is red on main'] }, `--status=blocked '--blockers+:json={"id":"b2","description":"vendor: Stripe"}' --blockers.0:json='{"id":"b1","description":"CI is red on main"}'`, (doc) => {
+        expect(doc.blockers).toEqual([{ id: 'b1', description: 'CI is red on main' }, { id: 'b2', description: 'vendor: Stripe' }]);
+      }],
+      [{ status: 'failed - tests red', progress_summary: 'Orders API half done; see src/orders.ts (PR 12).' }, `--status=failed --progress_summary='Orders API half done; see src/orders.ts (PR 12). (tests red)'`, (doc) => {
+        expect(doc.progress_summary).toBe('Orders API half done; see src/orders.ts (PR 12). (tests red)');
+      }],
+      [{ status: 'complete (shipped in PR 12)' }, `--status=complete --progress_summary='api summary. (shipped in PR 12)'`, (doc) => {
+        expect(doc.progress_summary).toBe('api summary. (shipped in PR 12)');
+      }],
+      // The summary already says it: nothing to carry.
+      [{ status: 'failed: tests red', progress_summary: 'Tests red since the merge.' }, '--status=failed', (doc) => {
+        expect(doc.progress_summary).toBe('Tests red since the merge.');
+      }],
+    ];
+    for (const [over, flags, check] of cases) {
+      const dir = repoWith([cp('api', over)]);
+      const before = read(dir, '.checkpoints/api.checkpoint.json');
+      const line = /fix: (checkpoint update api .*)$/m.exec((await runCli(dir, ['next'])).stdout)?.[1];
+      expect(line, String(over.status)).toBe(`checkpoint update api ${flags}`);
+      expect(read(dir, '.checkpoints/api.checkpoint.json')).toBe(before);
+      // Pasted into a shell as printed: the words update gets fix the file, the reason kept.
+      const argv = paste([line!]).runs[0]!;
+      const u = await runCli(dir, argv.slice(1));
+      expect(u.code, u.stderr).toBe(0);
+      expect(u.stdout + u.stderr).not.toContain('no blockers say why');
+      const doc = JSON.parse(read(dir, '.checkpoints/api.checkpoint.json')) as Record<string, unknown>;
+      check(doc);
+      expect((await runCli(dir, ['validate', 'api'])).code, String(over.status)).toBe(0);
+    }
   });
 
   it('a hand-written "Blocked" is a blocked checkpoint: resume asks the user (exit 3), showing the status as written', async () => {

@@ -275,6 +275,34 @@ describe('readableView', () => {
     ]);
   });
 
+  it("a value written with its reason is fixed without losing the reason: a status's in a blocker or progress_summary, a row's in its label, a needs' in its description (red team 62b 06)", () => {
+    const fixOf = (over: Record<string, unknown>) => view(doc(over))!.notes.map((n) => n.fix);
+    expect(fixOf({ status: 'blocked - waiting on the API key from Dana' })).toEqual([`--status=blocked '--blockers+:json={"id":"b1","description":"waiting on the API key from Dana"}'`]);
+    // The next id free among the blockers as read (b1 taken, b2 given to the one without an id).
+    expect(fixOf({ status: 'Waiting for design sign-off', blockers: [{ id: 'b1', description: 'CI red' }, { description: 'Flaky test' }] })).toEqual([
+      `--status=blocked '--blockers+:json={"id":"b3","description":"Waiting for design sign-off"}'`,
+      '--blockers.1.id=b2',
+    ]);
+    // An open blocker saying it already: the bare value is the whole fix.
+    expect(fixOf({ status: 'blocked: waiting on the API key', blockers: [{ id: 'k', description: 'Waiting on the API key (Dana)' }] })).toEqual(['--status=blocked']);
+    // A blank summary: its own fix writes the reason (one flag for the field).
+    expect(fixOf({ status: 'failed - tests red', progress_summary: '' })).toEqual(['--status=failed', "--progress_summary='tests red'"]);
+    expect(fixOf({ status: 'blocked:' })).toEqual(['--status=blocked']);
+    expect(fixOf({ progress_table: [{ id: 'auth', label: 'Auth', status: 'done (PR 12)' }], blockers: [{ id: 'db', description: 'Which DB?', needs: 'decision - Dana decides' }] })).toEqual([
+      "--progress_table.0.status=complete --progress_table.0.label='Auth (PR 12)'",
+      "--blockers.0.needs=user_decision --blockers.0.description='Which DB? (Dana decides)'",
+    ]);
+    // A row without a label, which another note labels by its id: the reason added by hand.
+    const unlabelled = view(doc({ progress_table: [{ id: 'plan', status: 'done (PR 12)' }] }))!.notes;
+    expect(unlabelled.map((n) => [n.fix, n.byHand])).toEqual([
+      ['--progress_table.0.status=complete', 'before the fix, add the reason its row status gives ("PR 12") to progress_table.0.label'],
+      ["--progress_table.0.label='plan'", undefined],
+    ]);
+    // Too long to spell out: copied by hand before the fix.
+    const long = view(doc({ status: `blocked - ${'y'.repeat(600)}` }))!.notes[0]!;
+    expect(long).toMatchObject({ fix: '--status=blocked', byHand: expect.stringMatching(/^before the fix, copy the reason its status gives \(600 characters, too long to spell out here\) into a new blocker$/) });
+  });
+
   it('a row without a label reads labelled by its id, with the exact fix; a checkpoint with another error names that error first (red team, 12-04)', () => {
     const rows = [{ id: 'plan', status: 'complete' }, { id: 'build (PR 12)', label: 'Build', status: 'in_progress' }];
     const r = view(doc({ created_at: '2026-12-01 10:00', progress_table: rows }))!;
