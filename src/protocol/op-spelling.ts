@@ -36,11 +36,12 @@ export const CLI_SPELLING: OpSpelling = {
 
 /**
  * A whole call a hint names, as an MCP caller makes it: `the done tool with {"skill": "api",
- * "complete": true}`. `ops`: update ops (path, mode, value written as text); `args`: other
- * arguments by their CLI option names (true for a flag). The CLI's hints name the command as typed.
+ * "complete": true}`. `ops`: update ops (path, mode, value written as text, or as JSON with
+ * 'json'); `args`: other arguments by their CLI option names (true for a flag). The CLI's hints
+ * name the command as typed.
  */
-export function mcpCall(tool: string, skill: string, ops: readonly [path: string, mode: 'set' | 'append', value: string][], args: Record<string, string | true> = {}): string {
-  const parts = [`"skill": ${JSON.stringify(skill)}`, ...(ops.length ? [`"ops": [${ops.map(([p, m, v]) => MCP_SPELLING.op(p, m, v, 'text')).join(', ')}]`] : []), ...Object.entries(args).map(([k, v]) => `"${MCP_SPELLING.option(k)}": ${v === true ? 'true' : JSON.stringify(v)}`)];
+export function mcpCall(tool: string, skill: string, ops: readonly [path: string, mode: 'set' | 'append', value: string, as?: 'json' | 'text'][], args: Record<string, string | true> = {}): string {
+  const parts = [`"skill": ${JSON.stringify(skill)}`, ...(ops.length ? [`"ops": [${ops.map(([p, m, v, as = 'text']) => MCP_SPELLING.op(p, m, v, as)).join(', ')}]`] : []), ...Object.entries(args).map(([k, v]) => `"${MCP_SPELLING.option(k)}": ${v === true ? 'true' : JSON.stringify(v)}`)];
   return `the ${tool} tool with {${parts.join(', ')}}`;
 }
 

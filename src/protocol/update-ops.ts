@@ -8,11 +8,11 @@ import { FORBIDDEN_KEYS, policyFor, PROTOCOL_FIELDS, type LogPolicy } from './fi
 import { recordedText, rekeyItems } from './format.js';
 import { JsonNumberRangeError, JsonSyntaxError, literalPlace, NAME_SUFFIX, parseJson, POSITION_ROOT, positionKey, type ItemKeyCache, type LiteralTexts } from './json.js';
 import type { JsonObject, JsonValue } from './types.js';
-import { DOTTED_SEGMENT, joinPath, splitPath } from './path.js';
+import { DOTTED_SEGMENT, splitPath } from './path.js';
 import { CLI_SPELLING, type OpSpelling } from './op-spelling.js';
 import { runsOldestFirst } from './rotation.js';
 import { splitUpdateFlag } from './update-flag.js';
-import { fitsProtocolField, fitsSchemaAt, protocolListAt, validateCheckpoint } from './validate.js';
+import { fitsProtocolField, fitsSchemaAt, protocolListAt, validAt } from './validate.js';
 import { MAX_FIX_TEXT } from './repairable.js';
 import { newRecord, recordKind } from './record-lists.js';
 
@@ -406,13 +406,7 @@ function listOfMap(path: readonly string[], map: JsonObject, root: JsonObject): 
     if (!entries.every(([key], i) => key === String(i + from))) return null;
     list = entries.map(([, v]) => v);
   }
-  const trial = structuredClone(root);
-  let parent: JsonObject = trial;
-  for (const seg of path.slice(0, -1)) parent = parent[seg] as JsonObject;
-  parent[path[path.length - 1]!] = list;
-  const where = path.reduce<string>(joinPath, '');
-  const wrong = validateCheckpoint(trial).errors.some((e) => e.path === where || e.path.startsWith(`${where}.`) || e.path.startsWith(`${where}[`));
-  return wrong ? null : list;
+  return validAt(root, path, list) ? list : null;
 }
 
 /**

@@ -277,6 +277,19 @@ export function protocolListAt(path: readonly string[]): boolean {
 }
 
 /**
+ * Whether `doc` with `value` put at `path` holds no error there or under it: a fix a hint names
+ * (a map or a single value made the list it stands for) is one the write would take.
+ */
+export function validAt(doc: Obj, path: readonly string[], value: unknown): boolean {
+  const trial = structuredClone(doc);
+  let parent: Obj = trial;
+  for (const seg of path.slice(0, -1)) parent = parent[seg] as Obj;
+  parent[path[path.length - 1]!] = value;
+  const where = path.reduce<string>(joinPath, '');
+  return !validateCheckpoint(trial).errors.some((e) => e.path === where || e.path.startsWith(`${where}.`) || e.path.startsWith(`${where}[`));
+}
+
+/**
  * Validator warnings that are advice about a checkpoint's shape or size (missing recommended
  * fields, long summaries, big files), not a problem with what it says: validate and doctor
  * label them `advice`, and neither `validate --strict` nor a push gate fails on them.

@@ -1,5 +1,6 @@
 // What a write may leave on disk: never a file the readers then refuse (too big, nested too
 // deep), and never a refusal for a problem the file already had and the write left as it was.
+import { spawnSync } from 'node:child_process';
 import { afterEach, describe, expect, it } from 'vitest';
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
@@ -231,6 +232,34 @@ describe('done keeps the whole action in recently_done', () => {
     expect(r.code).toBe(2);
     expect(errorLine(r.stderr)).toMatchObject({ lines: 1, message: 'recently_done of "api" is not a list: done would replace it and lose what it holds' });
     expect(read(dir, FILE('api'))).toBe(before);
+  });
+
+  it('names the update that makes it a valid list, which then lets done through (red team 62c 06)', async () => {
+    const shellWords = (line: string) => spawnSync('/bin/sh', ['-c', `printf '%s\\n' ${line}`], { encoding: 'utf8' }).stdout.replace(/\n$/, '').split('\n');
+    // null is what Python's json.dump writes for None; one entry written without its list; a number no list can hold as it is.
+    const cases: Array<[unknown, string | null]> = [
+      [null, "checkpoint update api '--recently_done:json=[]'"],
+      ['Set up CI by hand (see PR 3)', `checkpoint update api '--recently_done:json=["Set up CI by hand (see PR 3)"]'`],
+      [8.0, null],
+    ];
+    for (const [value, fix] of cases) {
+      const dir = repo();
+      const before = messy(dir, 'api', { recently_done: value, next_actions: ['Write the tests', 'Ship it'] });
+      const r = await runCli(dir, ['done', 'api']);
+      expect(r.code).toBe(2);
+      const line = errorLine(r.stderr);
+      expect(line.message).toBe(value === null ? 'recently_done of "api" is null, not a list' : 'recently_done of "api" is not a list: done would replace it and lose what it holds');
+      expect(read(dir, FILE('api'))).toBe(before);
+      if (fix === null) {
+        expect(line.hint).toBe('make it a list by hand (each entry {at, action} or a string, what it holds kept in one), then run done again; nothing was changed');
+        continue;
+      }
+      expect(line.hint).toBe(`make it a list first: ${fix}, then run done again; nothing was changed`);
+      // Pasted as printed, then done twice: the file stays valid.
+      expect((await runCli(dir, shellWords(fix).slice(1))).code).toBe(0);
+      for (let i = 0; i < 2; i++) expect((await runCli(dir, ['done', 'api', '--complete'])).code).toBe(0);
+      expect((await runCli(dir, ['validate', 'api'])).code).toBe(0);
+    }
   });
 
   it('an action with its own at or action field is kept whole beside the record', async () => {

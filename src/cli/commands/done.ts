@@ -1,4 +1,5 @@
-import { mcpCall } from '../../protocol/op-spelling.js';
+import { CLI_SPELLING, mcpCall } from '../../protocol/op-spelling.js';
+import { validAt } from '../../protocol/validate.js';
 import { accessSync, constants, statSync } from 'node:fs';
 import { oneLine, quoted, shown } from '../../one-line.js';
 import { delimiter, join, resolve } from 'node:path';
@@ -12,7 +13,7 @@ import { display, mutateCheckpoint, notAnObject, previewMutation, requireCheckpo
 import { archiveOverflow, overflowPointer, rotationAdvice, type HistoryWrite } from '../../store/rotate.js';
 import { addPointers, cutNewestFirst, runsOldestFirst } from '../../protocol/rotation.js';
 import { runDoneWhen } from '../../store/verify.js';
-import { actionRepair, listFlag, readActionText, suggestEnum } from '../../protocol/repairable.js';
+import { actionRepair, listFlag, MAX_FIX_TEXT, readActionText, suggestEnum } from '../../protocol/repairable.js';
 import { CHECKPOINT_STATUSES } from '../../protocol/shapes.generated.js';
 import { chooseAction, MARKED_DONE, markedDone } from '../../protocol/priority.js';
 import { DEFAULT_VERIFY_TIMEOUT_S, MAX_VERIFY_TIMEOUT_S, type Context, type ParsedArgs } from '../spec.js';
@@ -42,6 +43,18 @@ function missingCommand(cmd: string, cwd: string): string | null {
   };
   if (word.includes('/')) return runnable(resolve(cwd, word)) ? null : word;
   return (process.env.PATH ?? '').split(delimiter).some((d) => d && runnable(join(d, word))) ? null : word;
+}
+
+/**
+ * The update that makes a recently_done written as no list the list it stands for: null (what
+ * Python writes for None) an empty one, one entry (a string, an {at, action}) a list of it. Null
+ * where that list would still be invalid (a number is no entry) or is too long to print: by hand.
+ */
+function recentlyDoneFix(doc: JsonObject, skill: string, mcp: boolean): string | null {
+  const list = doc.recently_done === null ? [] : [doc.recently_done!];
+  const json = JSON.stringify(list);
+  if (json.length > MAX_FIX_TEXT || !validAt(doc, ['recently_done'], list)) return null;
+  return mcp ? mcpCall('update', skill, [['recently_done', 'set', json, 'json']]) : `checkpoint update ${skill} ${CLI_SPELLING.op('recently_done', 'set', json)}`;
 }
 
 export async function run(args: ParsedArgs, ctx: Context): Promise<number> {
@@ -125,8 +138,9 @@ export async function run(args: ParsedArgs, ctx: Context): Promise<number> {
     doneText = actionText(popped);
     // A hand-written recently_done that is not a list would be replaced, and what it held lost.
     if (doc.recently_done !== undefined && !Array.isArray(doc.recently_done)) {
-      throw new CheckpointError('E_INVALID', `recently_done of "${skill}" is not a list: done would replace it and lose what it holds`, {
-        hint: 'make it a list by hand (its value as the first item), then run done again; nothing was changed',
+      const fix = recentlyDoneFix(doc, skill, ctx.opSpelling?.caller === 'mcp');
+      throw new CheckpointError('E_INVALID', `recently_done of "${skill}" is ${doc.recently_done === null ? 'null, not a list' : 'not a list: done would replace it and lose what it holds'}`, {
+        hint: `${fix ? `make it a list first: ${fix}` : 'make it a list by hand (each entry {at, action} or a string, what it holds kept in one)'}, then run done again; nothing was changed`,
       });
     }
     const done = (doc.recently_done ?? []) as JsonValue[];
