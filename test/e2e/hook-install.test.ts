@@ -48,6 +48,15 @@ const invalidCheckpoint = (dir: string) => {
   commitAll(dir, 'checkpoint: api, half written');
 };
 
+/** An invalid checkpoint committed and pushed: the push is refused by the check. Its stderr, for what else it holds. */
+function pushRefused(dir: string, ref = 'main', env?: Record<string, string>): string {
+  invalidCheckpoint(dir);
+  const refused = gitTry(dir, ['push', '-q', 'origin', ref], env);
+  expect(refused.status).not.toBe(0);
+  expect(refused.stderr).toContain('push refused');
+  return refused.stderr;
+}
+
 /** An invalid checkpoint pushed through a hook that is reached by a link: refused by the check, never by a hook that failed to start. */
 function refusedByTheCheck(dir: string): void {
   invalidCheckpoint(dir);
@@ -81,10 +90,7 @@ describe('init beside another pre-push hook', () => {
     expect(ok.status, ok.stderr).toBe(0);
     expect(ok.stderr).toContain('checkpoint doctor --fail-on-warnings --pushed=');
     expect(ok.stderr).toContain('user-gate-ran');
-    invalidCheckpoint(dir);
-    const refused = gitTry(dir, ['push', '-q', 'origin', 'main']);
-    expect(refused.status).not.toBe(0);
-    expect(refused.stderr).toContain('push refused');
+    pushRefused(dir);
     // Idempotent, and it sees the line is there: no second request to add it.
     const again = cli(dir, ['init']);
     expect(again.stdout).toBe("! left .husky/_/pre-push as it is (not checkpoint's hook); .husky/pre-push runs checkpoint's check already\n");
@@ -104,11 +110,8 @@ describe('init beside another pre-push hook', () => {
     git(dir, ['config', '--unset', 'core.hooksPath']);
     write(dir, '.git/hooks/pre-push', `#!/bin/sh\n${LINE}\necho user-hook-ran >&2\nexit 0\n`);
     chmodSync(join(dir, '.git/hooks/pre-push'), 0o755);
-    invalidCheckpoint(dir);
-    const refused = gitTry(dir, ['push', '-q', 'origin', 'HEAD:refs/heads/main']);
-    expect(refused.status).not.toBe(0);
-    expect(refused.stderr).toContain('push refused');
-    expect(refused.stderr).not.toContain('user-hook-ran');
+    const refused = pushRefused(dir, 'HEAD:refs/heads/main');
+    expect(refused).not.toContain('user-hook-ran');
   });
 
   it('without the package in node_modules, the printed line names the installed copy, whose hook finds its own CLI', () => {
@@ -120,13 +123,9 @@ describe('init beside another pre-push hook', () => {
     expect(line).toBe(`CHECKPOINT_HOOK=${join(ROOT, 'hooks/pre-push')} . ${join(ROOT, 'hooks/pre-push-chain')}`);
     write(dir, '.git/hooks/pre-push', `#!/bin/sh\n${line}\nexit 0\n`);
     commitAll(dir, 'checkpoint init');
-    invalidCheckpoint(dir);
     // No checkpoint-protocol on PATH and no node_modules: the hook runs the package's own launcher.
     const path = `${dirname(process.execPath)}:/usr/bin:/bin`;
-    const refused = gitTry(dir, ['push', '-q', 'origin', 'HEAD:refs/heads/main'], { PATH: path });
-    expect(refused.status).not.toBe(0);
-    expect(refused.stderr).toContain('push refused');
-    expect(refused.stderr).not.toContain('not found');
+    expect(pushRefused(dir, 'HEAD:refs/heads/main', { PATH: path })).not.toContain('not found');
   });
 
   it('"runs the check already" only when our line comes first: after a stdin reader, an exit or in a comment it asks again', () => {
@@ -163,11 +162,8 @@ describe('init beside another pre-push hook', () => {
     expect(ok.status, ok.stderr).toBe(0);
     expect(ok.stderr).toContain('checkpoint doctor --fail-on-warnings --pushed=');
     expect(ok.stderr).toContain('lint ok: refs/heads/main');
-    invalidCheckpoint(dir);
-    const refused = gitTry(dir, ['push', '-q', 'origin', 'main']);
-    expect(refused.status).not.toBe(0);
-    expect(refused.stderr).toContain('push refused');
-    expect(refused.stderr).not.toContain('lint ok');
+    const refused = pushRefused(dir);
+    expect(refused).not.toContain('lint ok');
   });
 
   it('a hook in another language (node, python): init says to run it from a sh hook; followed as printed, both run, with the pushed refs; the sh line inside it is never "already" (red team 62d 01)', () => {
@@ -193,10 +189,7 @@ describe('init beside another pre-push hook', () => {
     expect(ok.status, ok.stderr).toBe(0);
     expect(ok.stderr).toContain('checkpoint doctor --fail-on-warnings --pushed=');
     expect(ok.stderr).toContain('node gate saw refs/heads/main');
-    invalidCheckpoint(dir);
-    const refused = gitTry(dir, ['push', '-q', 'origin', 'main']);
-    expect(refused.status).not.toBe(0);
-    expect(refused.stderr).toContain('push refused');
+    pushRefused(dir);
     // The sh line put after a python hook's #! line (python stops at it): take it out, never "already".
     write(dir, '.git/hooks/pre-push', `#!/usr/bin/env python3\n${line!.replace(/;.*/, '')}\nimport sys\n`);
     const python = cli(dir, ['init']).stdout;
