@@ -18,6 +18,7 @@ import { projectEntry } from '../store/safe-fs.js';
 import { entryLookups, entryPartCandidates, entryParts, globBase, goneNote, hasGlob, parseEntry, plannedNote, underProjectName, type EntryTarget } from './entries.js';
 import { gainedFiles } from './gained.js';
 import { linkedDirs } from './tip-dirs.js';
+import { checkNestedPushed } from './nested.js';
 import { filesAt, sameInTexts, unvouched } from './net-change.js';
 import { cosmeticChanges, editsInPlace, MAX_ASKED_PER_FILE } from './cosmetic.js';
 import { datedFromWords, datedSanely, NO_EVIDENCE, type Evidence } from './evidence.js';
@@ -182,6 +183,7 @@ async function judgeTip(root: string, now: Date, repo: Evidence, tip: string, co
     // Named as the work tree names it (through a .checkpoints link too), so mergePushed pairs the two.
     out.push({ level: 'error', check: 'file-name', skill: misnamedStem(name), path: '', message: misnamedProblem(name) + where, evidence: { file: `${DIR}/${name}` }, blocks: touched.has(path) });
   }
+  out.push(...(await checkNestedPushed(root, own, (dirs) => trees.filesIn(tip, dirs), where)));
   // Read as the work tree's doctor reads it: a file whose only errors are hand-written slips is checked too.
   // An updated_at far in the future is dated from a sane instant, as in the work tree (datedSanely).
   const sane = await datedSanely(root, loaded.flatMap((l) => {

@@ -22,6 +22,7 @@ import { checkpointsIndex, checkpointsOutside } from '../store/index-conflicts.j
 import { outsideAsked, outsideLine, type OutsideCheckpoints } from '../store/sparse-checkout.js';
 import { fetchHealth } from './online.js';
 import { checkHookCurrent, checkLeftovers, checkRepoHealth } from './health.js';
+import { checkNestedCheckpoints } from './nested.js';
 import type { Finding } from './types.js';
 import { walkDays } from '../store/config.js';
 import { indexNames, NOTHING_OUTSIDE, readOutsideCheckout, type OutsideCheckout } from '../git/skip-worktree.js';
@@ -245,7 +246,7 @@ async function doctor(opts: DoctorOptions): Promise<DoctorReport> {
     if (f.check === 'schema' && f.path === 'updated_at' && rel !== null && sane.from.has(rel) && /in the future/.test(f.message)) f.message += datedFromWords(sane.from.get(rel)!);
   }
   const repoChecks = opts.skill === undefined;
-  if (repoChecks) findings.push(...(await checkRepoHealth(opts.root, evidence.history !== null)), ...checkHookCurrent(opts.root), ...checkLeftovers(opts.root));
+  if (repoChecks) findings.push(...(await checkRepoHealth(opts.root, evidence.history !== null)), ...checkHookCurrent(opts.root), ...checkLeftovers(opts.root), ...checkNestedCheckpoints(opts.root));
   const verified = await Promise.all(checkpoints.map((cp) => checkVerifiedSha(cp, evidence)));
   // A pattern matching nothing here under a folder a sparse index folds: HEAD's tree says if it matches there.
   const folded = evidence.history && evidence.head ? foldedPatternDirs(targets, opts.root, evidence, exists, outsideCheckout) : [];

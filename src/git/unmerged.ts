@@ -181,7 +181,7 @@ function addStage(found: Map<string, StageMask>, path: string, stage: number): v
 }
 
 /** Whether the git dir holds a shared index file: only then can its index be split. */
-function mayBeSplit(gitdir: string): boolean {
+export function mayBeSplit(gitdir: string): boolean {
   try {
     return readdirSync(gitdir).some((name) => name.startsWith('sharedindex.'));
   } catch {

@@ -1,11 +1,10 @@
 // Finding the project root: the git top level (a `.git` dir or worktree file), else the
 // nearest folder holding .checkpoints/. Pure fs, no git process: this runs on every command.
 import { pasteArg } from '../shell-words.js';
-import { existsSync, readdirSync, realpathSync, statSync } from 'node:fs';
+import { existsSync, realpathSync, statSync } from 'node:fs';
 import { shownPath } from '../one-line.js';
-import { dirname, isAbsolute, join, relative, resolve } from 'node:path';
+import { dirname, isAbsolute, join, resolve } from 'node:path';
 import { CheckpointError } from '../errors.js';
-import { CHECKPOINT_SUFFIX } from './skill-name.js';
 
 export const CHECKPOINTS_DIR = '.checkpoints';
 
@@ -49,30 +48,6 @@ export function findRoot(cwd: string, override?: string): string {
     return findGitTop(dir) ?? dir;
   }
   return findGitTop(dir) ?? findUp(dir, (d) => existsSync(join(d, CHECKPOINTS_DIR))) ?? dir;
-}
-
-/**
- * Refuses a folder between `start` and the repository's top `root` (a package of a monorepo:
- * the protocol's project-dir may be any folder with a package.json) that holds checkpoints of
- * its own: checkpoint reads and writes a repository's checkpoints at its top, so from there
- * they would go unseen ("start fresh") and a write would make a second file for the same skill.
- */
-export function assertNoNestedCheckpoints(start: string, root: string): void {
-  const top = resolve(root);
-  for (let dir = resolve(start); dir !== top && dir.startsWith(top); dir = dirname(dir)) {
-    const held = join(dir, CHECKPOINTS_DIR);
-    let names: string[];
-    try {
-      names = readdirSync(held).filter((n) => n.endsWith(CHECKPOINT_SUFFIX));
-    } catch {
-      continue;
-    }
-    if (!names.length) continue;
-    const rel = relative(top, held);
-    throw new CheckpointError('E_NO_ROOT', `${shownPath(rel)}/ holds ${names.length === 1 ? 'a checkpoint' : `${names.length} checkpoints`}, but checkpoint keeps this repository's at its top (${shownPath(join(top, CHECKPOINTS_DIR))}/); nothing was read or written`, {
-      hint: `from the top, move ${names.length === 1 ? 'it' : 'them'} there (git mv ${pasteArg(rel)}/*${CHECKPOINT_SUFFIX} ${CHECKPOINTS_DIR}/), then run checkpoint anywhere in the repository`,
-    });
-  }
 }
 
 /** A git work tree's top, or a folder that holds .checkpoints/: what findRoot finds when it finds a project. */

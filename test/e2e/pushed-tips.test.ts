@@ -274,6 +274,45 @@ describe('the pre-push hook judges pushed tips, not the work tree', () => {
     expect(later.out).toMatch(/Foo\.checkpoint\.json: .*is not a valid skill name/);
   });
 
+  it('refuses a push that adds or changes a checkpoint kept below the top (never checked there); one already published does not block (red team 62b 2)', async () => {
+    const dir = published();
+    const base = headSha(dir);
+    const nested = 'packages/app/.checkpoints/app.checkpoint.json';
+    const doc = (summary: string) => `{"protocol_version":"1.1","skill":"app","project":"app","project_dir":"/home/dev/mono/packages/app","created_at":"2026-06-01T09:00:00Z","updated_at":"2026-06-02T09:00:00Z","phase":"build","step":"auth (PR 12)","status":"in-progress","progress_summary":"${summary}","next_actions":["Finish the auth middleware"],"skill_state":{"score":8.0}}\n`;
+    write(dir, 'packages/app/package.json', '{"name":"app"}\n');
+    write(dir, nested, doc('Auth at 8.0/10'));
+    commitAll(dir, 'app: keep its checkpoint beside it');
+    const tip = headSha(dir);
+    const said = /^ {2}warning packages\/app\/\.checkpoints\/ holds a checkpoint, but checkpoint keeps this repository's at its top \(.*\), so it is never read or checked; from the top, move it there \(git mv packages\/app\/\.checkpoints\/\*\.checkpoint\.json \.checkpoints\/\), then run checkpoint anywhere in the repository/;
+    const r = await judgedPush(dir, 'main');
+    expect(r.status, r.out).not.toBe(0);
+    expect(hookBlocks(r.out), r.out).toEqual([expect.stringMatching(said)]);
+    expect(await blocking(dir, 'isomorphic', `${base}..${tip}`)).toEqual([expect.stringContaining('packages/app/.checkpoints/ holds a checkpoint')]);
+    // A side branch adding one, pushed while main is checked out: judged in its tip, as pushed.
+    git(dir, ['checkout', '-q', '-b', 'web', base]);
+    write(dir, 'packages/web/.checkpoints/web.checkpoint.json', doc('Web shell'));
+    commitAll(dir, 'web: keep its checkpoint beside it');
+    git(dir, ['checkout', '-q', 'main']);
+    const side = await judgedPush(dir, 'web');
+    expect(side.status, side.out).not.toBe(0);
+    expect(hookBlocks(side.out)).toEqual([expect.stringMatching(/^ {2}warning packages\/web\/\.checkpoints\/ holds a checkpoint, .*\(as pushed in [0-9a-f]{7}\) \[blocks push\]$/)]);
+    // Published anyway: an unrelated push is not this one's doing, and still says it.
+    expect(gitTry(dir, ['push', '--no-verify', '-q', 'origin', 'main']).status).toBe(0);
+    write(dir, 'README.md', 'unrelated\n');
+    commitAll(dir, 'Fix a typo');
+    const later = await judgedPush(dir, 'main');
+    expect(later.status, later.out).toBe(0);
+    expect(hookBlocks(later.out)).toEqual([]);
+    expect(later.out.split('\n')).toContainEqual(expect.stringMatching(said));
+    expect(await blocking(dir, 'isomorphic', `${tip}..${headSha(dir)}`)).toEqual([]);
+    // A push that changes it carries it again.
+    write(dir, nested, doc('Auth at 9.0/10'));
+    commitAll(dir, 'app: auth reviewed');
+    const changed = await judgedPush(dir, 'main');
+    expect(changed.status, changed.out).not.toBe(0);
+    expect(hookBlocks(changed.out), changed.out).toEqual([expect.stringMatching(said)]);
+  });
+
   it('work-tree drift is printed but never blocks a push whose tip is sound', async () => {
     const dir = published();
     write(dir, 'README.md', 'unrelated\n');

@@ -2,7 +2,8 @@
 import { CheckpointError, type ErrorCode } from '../../errors.js';
 import { resolve } from 'node:path';
 import { assertNotInGitDir } from '../../git/locate.js';
-import { assertNoNestedCheckpoints, assertProjectFolder, findRoot, startDir } from '../../store/root.js';
+import { assertProjectFolder, findRoot, startDir } from '../../store/root.js';
+import { assertNoNestedCheckpoints } from '../../store/nested.js';
 import { assertSkillName } from '../../store/skill-name.js';
 import type { Context, ParsedArgs } from '../spec.js';
 import type { KeptError } from '../../store/checkpoints.js';

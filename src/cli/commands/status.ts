@@ -7,6 +7,7 @@ import { actionsLanded, ageDays, openBlockers, waitsOnUser } from '../../protoco
 import { buildAgenda, decisionsWaiting, landedBlockerNote, repairEntry, repairNoteLine, repairReason, repairsEntry, type AgendaItem } from '../../read/agenda.js';
 import { skillLabel } from '../../store/skill-name.js';
 import { outsideLine } from '../../store/sparse-checkout.js';
+import { nestedCheckpoints, nestedCheckpointsNotice } from '../../store/nested.js';
 import { oneLine as q, relativeTime } from '../render/output.js';
 import { displayWidth, fitDisplay, MAX_CELL_WIDTH, MISNAMED_CELL_WIDTH, padDisplay, skillColumn } from '../render/width.js';
 import type { Context, ParsedArgs } from '../spec.js';
@@ -39,7 +40,9 @@ export async function run(args: ParsedArgs, ctx: Context): Promise<number> {
   const slips = agenda.items.filter((i) => i.repairs.length);
   // Checkpoints git holds that this sparse checkout leaves out: not read, so never "none".
   const outside = agenda.outside && outsideLine(agenda.outside);
-  const findings = agenda.broken.length + slips.length + (outside ? 1 : 0);
+  // Checkpoints git holds in a folder below the top (a package's): not read either, so said, with the move.
+  const nested = nestedCheckpoints(root).map((n) => ({ folder: `${n.folder}/`, ...nestedCheckpointsNotice(root, n) }));
+  const findings = agenda.broken.length + slips.length + (outside ? 1 : 0) + nested.length;
   const detailed = agenda.items.filter((i) => since === undefined || instantMs(i.checkpoint.updated_at) >= Date.parse(since));
 
   if (ctx.json) {
@@ -52,6 +55,7 @@ export async function run(args: ParsedArgs, ctx: Context): Promise<number> {
       repairs: slips.flatMap(repairsEntry),
       history_error: agenda.historyError,
       outside_sparse_checkout: outside,
+      nested_checkpoints: nested,
     });
     return findings ? 1 : 0;
   }
@@ -59,8 +63,8 @@ export async function run(args: ParsedArgs, ctx: Context): Promise<number> {
   const lines: string[] = [];
   if (decisions.length) lines.push(c.red.bold(`⛔ ${decisions.length} decision${decisions.length === 1 ? '' : 's'} waiting on you`));
   if (!agenda.items.length && !agenda.broken.length) {
-    ctx.out.out(outside ?? "no checkpoints yet (create one with `checkpoint update '<skill>' ...`)");
-    return outside ? 1 : 0;
+    ctx.out.out([outside ?? "no checkpoints yet (create one with `checkpoint update '<skill>' ...`)", ...nested.map((n) => c.yellow(n.message))].join('\n'));
+    return findings ? 1 : 0;
   }
   if (args.options.brief) {
     const top = agenda.items[0];
@@ -109,6 +113,7 @@ export async function run(args: ParsedArgs, ctx: Context): Promise<number> {
     for (const i of detailed) lines.push('', ...details(i, ctx));
   }
   if (outside) lines.push('', c.yellow(outside));
+  if (nested.length) lines.push('', ...nested.map((n) => c.yellow(n.message)));
   // Ending in a newline already, the joined text is written as it is (out adds none, nor a copy).
   lines.push('');
   ctx.out.out(lines.join('\n'));

@@ -1,0 +1,126 @@
+// The paths git's index holds like `*/.checkpoints/*.checkpoint.json`: what `git ls-files` with
+// such a pathspec lists, read from the index file in place, with no process. status and doctor
+// ask it on every run, so the file is searched before it is walked, and a walk allocates nothing
+// per entry: a name is looked at in its last bytes, in place (versions 2 and 3) or rebuilt in one
+// buffer (version 4, whose names share prefixes), and decoded only when it matches. A split
+// index's shared file is walked too (its bitmaps are not followed: a path they delete may be
+// named); a sparse index's folded folders hide the files in them.
+import { closeSync, readSync } from 'node:fs';
+import { join } from 'node:path';
+import { openPlainGitFile } from './git-file.js';
+import { readIndex } from './index-status.js';
+import { readVarint } from './index-varint.js';
+import { resolveGitDirsSync } from './locate.js';
+import { usesSha256 } from './object-format.js';
+import { mayBeSplit, splitLink } from './unmerged.js';
+
+/**
+ * Of the paths the index of the work tree at `root` holds, those with `holding` in them and
+ * ending with `ending` (`/.checkpoints/`, `.checkpoint.json`); none where there is no git dir, or
+ * an index this reader cannot follow. Versions 2 and 3 keep each name whole, so an index file
+ * without `holding` in its bytes holds no such path and is not walked: one search in native code,
+ * the answer in most repositories. A version 4 index (names cut into suffixes) or a split one
+ * (most names in its shared file) is walked.
+ */
+export function indexPathsLike(root: string, { holding, ending }: { holding: string; ending: string }): string[] {
+  let dirs;
+  try {
+    dirs = resolveGitDirsSync(root);
+  } catch {
+    return [];
+  }
+  const index = join(dirs.gitdir, 'index');
+  if (!mayHold(index, Buffer.from(holding, 'utf8')) && !mayBeSplit(dirs.gitdir)) return [];
+  const main = readIndex(index)?.buf ?? null;
+  const oidBytes = usesSha256(dirs.commonDir) ? 32 : 20;
+  const tail = Buffer.from(ending, 'utf8');
+  const found = new Set<string>();
+  const own = pathsEnding(main, tail, oidBytes, found);
+  if (own === null) return [];
+  if (own.link !== null && !/^0+$/.test(own.link)) {
+    const shared = pathsEnding(readIndex(join(dirs.gitdir, `sharedindex.${own.link}`))?.buf ?? null, tail, oidBytes, found);
+    if (shared === null || shared.link !== null) return [];
+  }
+  return [...found].filter((path) => path.includes(holding));
+}
+
+/** Bytes an index file is searched in at a time: one buffer, reused (a fresh one the file's size costs more in page faults than the read). */
+const SEARCH_CHUNK = 256 * 1024;
+
+/**
+ * Whether the index file at `path` may hold a name with `part` in it: its bytes hold `part`, or
+ * it is a version 4 index (or cannot be searched: the walk decides). False when there is no file.
+ */
+function mayHold(path: string, part: Buffer): boolean {
+  const file = openPlainGitFile(path);
+  if (file === null) return false;
+  try {
+    const buf = Buffer.allocUnsafe(Math.min(SEARCH_CHUNK, Number(file.stats.size) + part.length));
+    // Each read after the first keeps the last bytes of the one before: a match across the cut is found.
+    for (let kept = 0, pos = 0; ; ) {
+      const n = readSync(file.fd, buf, kept, buf.length - kept, pos);
+      if (n <= 0) return false;
+      if (pos === 0 && n >= 8 && buf.readUInt32BE(4) === 4) return true;
+      pos += n;
+      const end = kept + n;
+      if (buf.subarray(0, end).includes(part)) return true;
+      kept = Math.min(part.length - 1, end);
+      buf.copy(buf, 0, end - kept, end);
+    }
+  } catch {
+    return true;
+  } finally {
+    closeSync(file.fd);
+  }
+}
+
+/** Adds to `found` the names in one index file ending with `tail`; the shared index it links to; null when its entries do not fit its bytes. */
+function pathsEnding(buf: Buffer | null, tail: Buffer, oidBytes: number, found: Set<string>): { link: string | null } | null {
+  if (buf === null || buf.length < 12 + oidBytes || buf.toString('latin1', 0, 4) !== 'DIRC') return null;
+  const version = buf.readUInt32BE(4);
+  if (version < 2 || version > 4) return null;
+  const count = buf.readUInt32BE(8);
+  const end = buf.length - oidBytes; // the trailing checksum
+  const flagsAt = 40 + oidBytes; // stat data (40 bytes), then the object id
+  // Version 4: the previous name less `strip` bytes, then a NUL-ended suffix, rebuilt here.
+  let name = version === 4 ? Buffer.allocUnsafe(4096) : buf;
+  let length = 0;
+  let at = 12;
+  for (let i = 0; i < count; i++) {
+    if (at + flagsAt + 2 > end) return null;
+    const flags = (buf[at + flagsAt]! << 8) | buf[at + flagsAt + 1]!;
+    const nameAt = at + flagsAt + (version >= 3 && flags & 0x4000 ? 4 : 2);
+    let start: number;
+    if (version === 4) {
+      // Most prefixes are under 128 bytes: one byte, read here (readVarint for the rest).
+      const strip = buf[nameAt]! < 0x80 ? { value: buf[nameAt]!, next: nameAt + 1 } : readVarint(buf, nameAt, Math.min(end, nameAt + 5));
+      if (strip === null || strip.value > length) return null;
+      // Copied byte by byte: a suffix is a few bytes, shorter than a call into Buffer's natives.
+      let nul = strip.next;
+      length -= strip.value;
+      for (; nul < end && buf[nul] !== 0; nul++) {
+        if (length === name.length) name = Buffer.concat([name, Buffer.allocUnsafe(name.length)]);
+        name[length++] = buf[nul]!;
+      }
+      if (nul >= end) return null;
+      start = 0;
+      at = nul + 1;
+    } else {
+      length = flags & 0xfff;
+      if (length === 0xfff) length = buf.indexOf(0, nameAt) - nameAt;
+      if (length < 0 || nameAt + length >= end) return null;
+      start = nameAt;
+      at += (nameAt - at + length + 8) & ~7; // padded with NULs to a multiple of 8 bytes
+    }
+    if (endsWith(name, start + length, length, tail)) found.add(name.toString('utf8', start, start + length));
+  }
+  const link = splitLink(buf, at, end, oidBytes);
+  return link === undefined ? null : { link: link?.base ?? null };
+}
+
+/** Whether the `length` bytes of `buf` ending at `stop` end with `tail`, compared from the last byte (most names differ there). */
+function endsWith(buf: Buffer, stop: number, length: number, tail: Buffer): boolean {
+  if (length < tail.length) return false;
+  for (let k = 1; k <= tail.length; k++) if (buf[stop - k] !== tail[tail.length - k]) return false;
+  return true;
+}
