@@ -28,6 +28,16 @@ export function utf8Bytes(text: string): number {
   return Buffer.byteLength(text, 'utf8');
 }
 
+/**
+ * The size CAPSULE_INPUT_MAX_BYTES limits ("Input is at most 12000 UTF-8 bytes"): the capsule's
+ * parsed value as compact JSON, in UTF-8 bytes, as the stored capsule is measured. How the input
+ * was written (indentation, `\u00e9` escapes) does not count, so a capsule saved by Python's
+ * json.dump(indent=2) and the same capsule sent to the MCP pause tool measure the same.
+ */
+export function capsuleInputBytes(parsed: JsonValue): number {
+  return utf8Bytes(JSON.stringify(parsed));
+}
+
 /** The schema's problems with `value` at `pointer`, paths from `base` ('' for the capsule itself). */
 function problemsAt(pointer: string, value: unknown, base: string[]): CapsuleProblem[] {
   const problems: CapsuleProblem[] = [];

@@ -939,7 +939,7 @@ describe('checkpoint mcp: a refusal names the argument the caller sent', () => {
       ['status', { since: 'last tuesday' }, /^checkpoint: since=last tuesday is not an ISO-8601 instant; hint: e\.g\. since=2026-11-01T00:00:00Z$/],
       ['status', { since: '2026-02-30T10:00:00Z' }, /^checkpoint: since=2026-02-30T10:00:00Z names a day the calendar lacks/],
       ['doctor', { online: true }, /^checkpoint: online needs health_url in \.checkpoints\/config\.json \(this server never takes a URL from the caller\)$/],
-      ['pause', { skill: 'api', capsule: oversized }, /^checkpoint: refused: capsule input \(the capsule argument\) is \d+ bytes, over the 12000-byte limit; hint:/],
+      ['pause', { skill: 'api', capsule: oversized }, /^checkpoint: refused: capsule input \(the capsule argument\) is \d+ bytes, over the 12000-byte limit \(counted as compact UTF-8 JSON\); hint:/],
       ['done', { skill: 'api', landed: true, verify: true }, /^checkpoint: landed records work git shows landed, and verify runs a check: give one of them; hint: send landed: true without verify, or verify: true without landed$/],
     ];
     for (const [tool, args, message] of cases) {
@@ -1072,6 +1072,47 @@ describe('checkpoint mcp: pause refuses a capsule key that reaches a prototype',
     // The same capsule without it is saved.
     expect((await call(c, 'pause', { skill: 'api', capsule: JSON.parse(`{${fields}, "constraints": []}`) })).isError).toBeFalsy();
     expect(disk(dir).capsule.context.goal).toBe('Auth');
+  });
+});
+
+describe('checkpoint mcp: the pause tool and the CLI measure a capsule alike', () => {
+  /** What Python's json.dump(capsule, f, indent=2) writes: indented, é escaped as \u00e9 (six bytes for two). */
+  const pythonDump = (v: unknown) => JSON.stringify(v, null, 2).replace(/[\u0080-\uffff]/g, (ch) => `\\u${ch.charCodeAt(0).toString(16).padStart(4, '0')}`);
+  const capsule = (goal: string) => ({ goal, acceptance: 'a', constraints: ['no new packages (see notes)'], decisions: [], evidence: [], pending: [], next: 'n' });
+
+  it('the limit is on compact UTF-8 JSON: an indented, escaped file that fits is saved, one over is refused by both with the same numbers (red team 62e 4)', async () => {
+    const dir = repo();
+    messy(dir);
+    const c = await connect(dir);
+    const fits = capsule('é'.repeat(2000));
+    const written = pythonDump(fits);
+    expect(Buffer.byteLength(written)).toBeGreaterThan(12_000); // as written: over
+    expect(Buffer.byteLength(JSON.stringify(fits))).toBeLessThan(12_000); // as compact JSON: under
+    write(dir, 'c.json', written);
+    for (const [args, input] of [
+      [['pause', 'api', '--context-file', 'c.json'], undefined],
+      [['pause', 'api', '--context', '-'], written],
+      [['pause', 'api', '--context', written], undefined],
+    ] as [string[], string | undefined][]) {
+      const r = await runCli(dir, [...args, '--json'], { input });
+      expect(r.code, `${args.slice(2, 3)}: ${r.stderr}`).toBe(0);
+      expect(disk(dir).capsule.context.goal).toBe(fits.goal);
+    }
+    expect((await call(c, 'pause', { skill: 'api', capsule: fits })).isError).toBeFalsy();
+
+    // Over by its content (2-byte é): compact JSON of 12000 + n bytes, refused alike, the file untouched.
+    const over = capsule('é'.repeat(6000));
+    const size = Buffer.byteLength(JSON.stringify(over));
+    expect(size).toBeGreaterThan(12_000);
+    write(dir, 'c.json', pythonDump(over));
+    const before = readFileSync(join(dir, FILE));
+    const cli = await runCli(dir, ['pause', 'api', '--context-file', 'c.json']);
+    expect(cli.code).toBe(2);
+    expect(cli.stderr).toMatch(new RegExp(`^checkpoint: refused: capsule input \\(c\\.json\\) is ${size} bytes, over the 12000-byte limit \\(counted as compact UTF-8 JSON\\); hint:`));
+    const mcp = await call(c, 'pause', { skill: 'api', capsule: over });
+    expect(mcp.isError).toBe(true);
+    expect(text(mcp)).toMatch(new RegExp(`^checkpoint: refused: capsule input \\(the capsule argument\\) is ${size} bytes, over the 12000-byte limit \\(counted as compact UTF-8 JSON\\); hint:`));
+    expect(readFileSync(join(dir, FILE)).equals(before)).toBe(true);
   });
 });
 

@@ -9,6 +9,7 @@ import { CheckpointError } from '../../errors.js';
 import {
   CAPSULE_FIELDS,
   CAPSULE_INPUT_MAX_BYTES,
+  capsuleInputBytes,
   foreignCapsuleKeys,
   keptClaims,
   utf8Bytes,
@@ -33,8 +34,9 @@ import type { Context, ParsedArgs } from '../spec.js';
 import { argPath, noteKeptErrors, noteReplacedLink, refuseUndecodableArg, rootOf, skillArg } from './common.js';
 
 /**
- * Bytes read from stdin past the limit just to report the size, then reading stops: enough to say
- * how far over a pasted capsule is, and an endless source (/dev/zero) is refused at once.
+ * The most input read, as written: the limit is on the capsule as compact JSON (capsuleInputBytes),
+ * which indentation and escapes can make far smaller than its text, so the text is read up to this
+ * bound and measured once parsed; past it reading stops, and an endless source (/dev/zero) is refused at once.
  */
 const DRAIN_LIMIT = 1024 * 1024;
 
@@ -58,7 +60,7 @@ async function readStdin(): Promise<{ bytes: Buffer; total: number }> {
   for await (const chunk of process.stdin as AsyncIterable<Buffer | string>) {
     const buf = typeof chunk === 'string' ? Buffer.from(chunk) : chunk;
     total += buf.length;
-    if (total <= CAPSULE_INPUT_MAX_BYTES + 1) chunks.push(buf);
+    if (total <= DRAIN_LIMIT) chunks.push(buf);
     if (total > DRAIN_LIMIT) break;
   }
   return { bytes: Buffer.concat(chunks), total };
@@ -67,7 +69,7 @@ async function readStdin(): Promise<{ bytes: Buffer; total: number }> {
 /**
  * The capsule file's bytes, read through safe-fs: inside the project no link out is followed, and
  * anywhere a FIFO, a device or a folder is refused (never read, never blocking); a file over the
- * cap is not read (its size is what the refusal names).
+ * read bound is not read (its size is what the refusal names).
  */
 function readFileBounded(root: string, path: string): { bytes: Buffer; total: number } {
   const loc = locate(root, path);
@@ -75,12 +77,12 @@ function readFileBounded(root: string, path: string): { bytes: Buffer; total: nu
   if (!loc.stat) throw new CheckpointError('E_NOT_FOUND', `--context-file ${shownPath(path)}: no such file`, hint);
   if (!loc.stat.isFile()) throw new CheckpointError('E_USAGE', `--context-file ${shownPath(path)}: not a regular file`, hint);
   const size = loc.stat.size;
-  if (size > CAPSULE_INPUT_MAX_BYTES) return { bytes: Buffer.alloc(0), total: size };
-  const bytes = readProjectBytes(root, path, { maxBytes: CAPSULE_INPUT_MAX_BYTES, sizeHint: 'shorten the capsule, or put bulk detail in a file and reference it' }) ?? Buffer.alloc(0);
+  if (size > DRAIN_LIMIT) return { bytes: Buffer.alloc(0), total: size };
+  const bytes = readProjectBytes(root, path, { maxBytes: DRAIN_LIMIT, sizeHint: 'shorten the capsule, or put bulk detail in a file and reference it' }) ?? Buffer.alloc(0);
   return { bytes, total: bytes.length };
 }
 
-/** Where the capsule JSON comes from, and its raw bytes. The size is checked before parsing. */
+/** Where the capsule JSON comes from, and its raw bytes (their count only, past DRAIN_LIMIT). */
 async function readInput(args: ParsedArgs, ctx: Context, root: string): Promise<{ bytes: Buffer; total: number; source: string }> {
   const inline = args.options.context;
   const file = args.options['context-file'];
@@ -123,9 +125,9 @@ export async function run(args: ParsedArgs, ctx: Context): Promise<number> {
     });
   }
   const input = await readInput(args, ctx, root);
-  if (input.total > CAPSULE_INPUT_MAX_BYTES) {
-    throw refuse(root, skill, `capsule input (${input.source}) is ${input.total > DRAIN_LIMIT ? `over ${DRAIN_LIMIT}` : input.total} bytes, over the ${CAPSULE_INPUT_MAX_BYTES}-byte limit`, 'size');
-  }
+  const overLimit = (bytes: number | string) => refuse(root, skill, `capsule input (${input.source}) is ${bytes} bytes, over the ${CAPSULE_INPUT_MAX_BYTES}-byte limit (counted as compact UTF-8 JSON)`, 'size');
+  // Past the read bound, unparsed: compact JSON can be that much smaller only by dropping a megabyte of whitespace.
+  if (input.total > DRAIN_LIMIT) throw overLimit(`over ${DRAIN_LIMIT}`);
   let text: string;
   try {
     text = new TextDecoder('utf-8', { fatal: true }).decode(input.bytes);
@@ -142,6 +144,8 @@ export async function run(args: ParsedArgs, ctx: Context): Promise<number> {
     if (e instanceof JsonSyntaxError) throw refuse(root, skill, `capsule input (${input.source}) ${/^forbidden key /.test(e.reason) ? 'holds a key no checkpoint may hold' : 'is not valid JSON'}: ${e.message}`);
     throw e;
   }
+  const size = capsuleInputBytes(parsed);
+  if (size > CAPSULE_INPUT_MAX_BYTES) throw overLimit(size);
   const problems = validateCapsuleContext(parsed);
   if (problems.length) throw refuse(root, skill, `invalid capsule: ${describe(problems)}`);
 
