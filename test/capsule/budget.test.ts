@@ -7,6 +7,7 @@ import { fillBudget, type Block } from '../../src/cli/render/budget.js';
 import { cleanup, commitAll, makeRepo, write } from '../helpers/repo.js';
 import { runCli } from '../helpers/in-process.js';
 import { freshCheckpoint } from '../helpers/fixtures.js';
+import { fittedJson } from '../../src/cli/commands/resume.js';
 
 const NOTE = /^… left out to fit the output budget: (.*); everything: (.*)$/;
 
@@ -348,6 +349,69 @@ describe('resume --json within --max-bytes (red team, 12-04)', () => {
     }
     const tight = await runCli(dir, ['resume', 'api', '--json', '--max-bytes', '500']);
     expect(tight.code).toBe(2);
-    expect(JSON.parse(tight.stdout).error.message).toMatch(/^--max-bytes 500 cannot hold the --json briefing even without its summary, files and key decisions \(\d+ bytes with its newline\)$/);
+    expect(JSON.parse(tight.stdout).error.message).toMatch(/^--max-bytes 500 cannot hold the --json briefing at its smallest, the next action and the decisions waiting on the user kept \(\d+ bytes with its newline\)$/);
+  });
+
+  /** The budget a --json refusal names in its hint. */
+  const named = (stdout: string): number => Number(/raise --max-bytes to (\d+) or more/.exec(JSON.parse(stdout).error.hint)![1]);
+
+  it('the budget a refusal names is the least that works: it holds the answer, one byte less is refused (red team 62e 6)', async () => {
+    const dir = makeRepo();
+    // Hand-written: a short summary and an empty files list cost less than their names in left_out.
+    write(
+      dir,
+      '.checkpoints/api.checkpoint.json',
+      `${JSON.stringify(freshCheckpoint('api', { progress_summary: 'x'.repeat(300), next_actions: ['Run the unit tests'], context_primer: { key_decisions: ['Use JWT (see notes/auth.md)'], generated_files: [] }, eval_scores: [{ rubric: 'audit', score: 8.0, max: 10, at: '2026-06-01T00:00:00Z' }] }), null, 2)}\n`,
+    );
+    const refused = await runCli(dir, ['resume', '--json', '--max-bytes', '100']);
+    expect(refused.code).toBe(2);
+    const least = named(refused.stdout);
+    const at = await runCli(dir, ['resume', '--json', '--max-bytes', String(least)]);
+    expect(at.code, at.stdout).toBe(0);
+    // At the least budget the answer is its smallest form, so it fills it exactly (no smaller budget could hold it).
+    expect(Buffer.byteLength(at.stdout)).toBe(least);
+    const under = await runCli(dir, ['resume', '--json', '--max-bytes', String(least - 1)]);
+    expect(under.code).toBe(2);
+    expect(named(under.stdout)).toBe(least);
+  });
+
+  it('fittedJson: for any briefing, every budget at or over the one it names holds an answer within it, and every budget under it is refused', () => {
+    const text = fc.string({ maxLength: 40, unit: fc.constantFrom('a', 'b', ' ', 'é', '\u2028', '🧭') });
+    const list = fc.array(text, { maxLength: 4 });
+    const briefing = fc.record(
+      {
+        ok: fc.constant(true),
+        skill: fc.constant('api'),
+        progress_summary: fc.option(fc.string({ maxLength: 400 }), { nil: null }),
+        next: fc.record({ text }),
+        next_actions: fc.array(text, { minLength: 1, maxLength: 5 }),
+        key_decisions: list,
+        files: list,
+        files_gone: list,
+        others_in_progress: list,
+        user_decisions: list,
+        candidates: list,
+      },
+      { requiredKeys: ['ok', 'skill', 'next'] },
+    );
+    fc.assert(
+      fc.property(briefing, fc.integer({ min: -60, max: 60 }), (data, offset) => {
+        let least = 0;
+        try {
+          fittedJson(data, 1, 'api');
+        } catch (e) {
+          least = Number(/raise --max-bytes to (\d+) or more/.exec((e as { hint: string }).hint)![1]);
+        }
+        const budget = least + offset;
+        if (budget < least) {
+          expect(() => fittedJson(data, budget, 'api')).toThrow(/cannot hold/);
+          return;
+        }
+        const out = fittedJson(data, budget, 'api');
+        expect(Buffer.byteLength(out) + 1).toBeLessThanOrEqual(budget);
+        if (budget === least) expect(Buffer.byteLength(out) + 1).toBe(least);
+      }),
+      { numRuns: 400 },
+    );
   });
 });

@@ -159,7 +159,7 @@ export async function run(args: ParsedArgs, ctx: Context): Promise<number> {
  * fits (indented, else compact); else the parts a session needs least are left out first (key
  * decisions, files, the actions after the next, the summary), each named in `left_out`, with the
  * command that shows everything. What still does not fit (the next action, the decisions waiting
- * on the user) is refused, never cut: exit 2, saying which budget would hold it.
+ * on the user) is refused, never cut: exit 2, naming the least budget that holds an answer.
  */
 export function fittedJson(data: Record<string, unknown>, maxBytes: number, skill: string | null): string {
   const fits = (v: unknown) => [JSON.stringify(v, null, 2), JSON.stringify(v)].map(terminalSafeJson).find((t) => Buffer.byteLength(t) + 1 <= maxBytes);
@@ -167,24 +167,34 @@ export function fittedJson(data: Record<string, unknown>, maxBytes: number, skil
   if (whole !== undefined) return whole;
   const everything = skill ? `checkpoint show ${skill}` : 'checkpoint status --json';
   const upcoming = Array.isArray(data.next_actions) ? data.next_actions.slice(0, 1) : [];
-  // Least needed first; a part left out is given back when a later one made room enough.
+  // Least needed first.
   const parts = ([['key_decisions', []], ['files', []], ['files_gone', []], ['files_not_read', []], ['others_in_progress', []], ['next_actions', upcoming], ['progress_summary', null], ['candidates', []]] as const).filter(([key]) => key in data);
-  const without = (left: ReadonlySet<string>) => ({ ...data, ...Object.fromEntries(parts.filter(([key]) => left.has(key))), left_out: parts.map(([key]) => key).filter((key) => left.has(key)), everything });
-  const left = new Set<string>();
-  for (const [key] of parts) {
-    left.add(key);
-    if (fits(without(left)) === undefined) continue;
-    for (const [back] of [...parts].reverse()) {
-      if (back === key || !left.has(back)) continue;
-      left.delete(back);
-      if (fits(without(left)) === undefined) left.add(back);
-    }
-    return fits(without(left))!;
+  // A form is the set of parts left out, as a bit mask over `parts`.
+  const without = (mask: number) => {
+    const left = parts.filter((_, i) => mask & (1 << i));
+    return { ...data, ...Object.fromEntries(left), left_out: left.map(([key]) => key), everything };
+  };
+  // Each form's least size (compact, newline included), measured once. Leaving out more is not
+  // always smaller: a part's name in left_out can cost more than an empty list or a short summary saves.
+  const sizes = new Map<number, number>();
+  const sizeOf = (mask: number) => sizes.get(mask) ?? sizes.set(mask, Buffer.byteLength(terminalSafeJson(JSON.stringify(without(mask)))) + 1).get(mask)!;
+  const smallestWithin = (k: number) => {
+    let best = 1;
+    for (let mask = 2; mask < 1 << k; mask++) if (sizeOf(mask) < sizeOf(best)) best = mask;
+    return best;
+  };
+  // The fewest least-needed parts: the first k that some form leaving out only those fits in,
+  // from its smallest form, each part given back (most needed first) while it still fits.
+  for (let k = 1; k <= parts.length; k++) {
+    let mask = smallestWithin(k);
+    if (sizeOf(mask) > maxBytes) continue;
+    for (let i = k - 1; i >= 0; i--) if (mask & (1 << i) && sizeOf(mask & ~(1 << i)) <= maxBytes) mask &= ~(1 << i);
+    return fits(without(mask))!;
   }
-  // An answer with nothing to leave out (no checkpoint, no capsule) is measured as it is.
-  const out = parts.length ? without(left) : data;
-  const size = Buffer.byteLength(terminalSafeJson(JSON.stringify(out))) + 1;
-  const what = parts.length ? 'the --json briefing even without its summary, files and key decisions' : 'the --json answer';
+  // The least budget that holds an answer: none smaller is, and at it the loop above finds one.
+  const wholeSize = Buffer.byteLength(terminalSafeJson(JSON.stringify(data))) + 1;
+  const size = parts.length ? Math.min(wholeSize, sizeOf(smallestWithin(parts.length))) : wholeSize;
+  const what = parts.length ? 'the --json briefing at its smallest, the next action and the decisions waiting on the user kept' : 'the --json answer';
   throw new CheckpointError('E_USAGE', `--max-bytes ${maxBytes} cannot hold ${what} (${size} bytes with its newline)`, {
     hint: `raise --max-bytes to ${size} or more${parts.length ? `, or read it whole with ${everything}` : ''}`,
   });
