@@ -11,6 +11,7 @@ import { globMatcher } from '../glob.js';
 import type { Checkpoint } from '../protocol/types.js';
 import { listEntries, type ListEntry } from '../protocol/field-places.js';
 import { validateCheckpoint } from '../protocol/validate.js';
+import { numberTextIn } from '../protocol/format.js';
 import { MAX_READ_BYTES, parseCheckpointText } from '../store/checkpoints.js';
 import { isMisnamedCheckpoint, misnamedProblem, misnamedStem, skillFromFileName } from '../store/skill-name.js';
 import { checkLandedWork, checkSchema, checkVerifiedSha, fromProjectDir, ignoredListed, inProjectFolder, notAFile, projectNames, projectSubfolder, repoRelative, type Untracked } from './checks.js';
@@ -287,7 +288,7 @@ function loadBlob(path: string, text: string | undefined, now: Date): Loaded {
   try {
     const { value, format } = parseCheckpointText(text, path);
     const sizeBytes = Buffer.byteLength(text);
-    const validation = validateCheckpoint(value, { fileName: name, now, sizeBytes });
+    const validation = validateCheckpoint(value, { fileName: name, now, sizeBytes, numberText: numberTextIn(value, () => format.texts) });
     return { skill, path, file: { skill, path, text, value, format, sizeBytes }, validation, ...(validation.errors.length ? {} : { checkpoint: value as unknown as Checkpoint }) };
   } catch (e) {
     if (!isCheckpointError(e)) throw e;

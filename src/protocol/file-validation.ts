@@ -8,16 +8,19 @@ import { canonicalJson } from './identity.js';
 import { pathKeys } from './path.js';
 import { rotationFileProblem } from './rotation.js';
 import { MAX_CHECKPOINT_BYTES, validateCheckpoint } from './validate.js';
+import { numberTextIn } from './format.js';
+import type { LiteralTexts } from './json.js';
 
 export interface FileError {
   path: string;
   message: string;
 }
 
-/** A parsed file and its text (the size rules read the text). */
+/** A parsed file and its text (the size rules read the text), with its literal texts where known (messages quote a number as written). */
 export interface FileContent {
   value: JsonValue;
   text: string;
+  texts?: LiteralTexts;
 }
 
 function baseName(fileName: string): string {
@@ -37,7 +40,7 @@ export function fileErrors(fileName: string | undefined, file: FileContent, know
   }
   // An archive keeps its stamped name: only a live checkpoint's name must be its skill's.
   const name = fileName === undefined || kind === 'archive' ? undefined : baseName(fileName);
-  return validateCheckpoint(file.value, { fileName: name, known, sizeBytes: utf8SizeNearCap(file.text) }).errors;
+  return validateCheckpoint(file.value, { fileName: name, known, sizeBytes: utf8SizeNearCap(file.text), numberText: numberTextIn(file.value, () => file.texts) }).errors;
 }
 
 /**

@@ -1,7 +1,7 @@
 // Formatting of a checkpoint file, detected on read and reproduced on write, so a
 // rewrite (update, merge, rotate) changes only the lines whose data changed.
 
-import { addLiteralText, denotes, itemKeys, literalKey, NAME_SUFFIX, POSITION_ROOT, positionKey, type ItemKeyCache, type LiteralTexts } from './json.js';
+import { addLiteralText, denotes, itemKeys, literalKey, literalPlace, NAME_SUFFIX, POSITION_ROOT, positionKey, type ItemKeyCache, type LiteralTexts } from './json.js';
 import type { JsonValue } from './types.js';
 
 export interface TextFormat {
@@ -151,6 +151,19 @@ export function stringifyKeepingTexts(value: JsonValue, indent: string, texts: L
   }
   return rendered.replace(new RegExp(`"${marker}(\\d+)${marker}"`, 'g'), (_, k: string) => out[Number(k)]!);
 }
+
+/** The text the file writes a number with, given its value and path (see numberTextIn). */
+export type NumberText = (v: number, path: ReadonlyArray<string | number>) => string;
+
+/**
+ * The text the file `doc` was parsed from writes the number at `path` with (`8.0`, `1.10`, `1E5`,
+ * `-0`: the literal texts parseJson records; `texts` is asked only when a number is shown), else
+ * JSON's: a message quotes, and a fix carries, what the user wrote, not what the double prints as.
+ */
+export const numberTextIn = (doc: unknown, texts: (() => LiteralTexts | undefined) | undefined): NumberText => (v, path) => {
+  const known = texts?.();
+  return (known?.size && recordedText(known, ...literalPlace(doc as JsonValue, path), v)) || String(v);
+};
 
 /** The recorded source text a writer gives the literal `v` standing at `key` (else at `position`): one that still denotes `v`. */
 export function recordedText(texts: LiteralTexts | undefined, key: string, position: string | null, v: number | string): string | undefined {

@@ -11,7 +11,8 @@
 // holds a different value) is not made: the leftover stays and is reported.
 import { FORBIDDEN_KEYS, policyFor, PROTOCOL_FIELDS } from './fields.js';
 import { JsonSyntaxError, literalPlace, parseJson, type LiteralTexts } from './json.js';
-import { rebaseTexts } from './format.js';
+import { numberTextIn, rebaseTexts } from './format.js';
+import { notTheVersion, unquotedWireVersion, versionText } from './wire-version.js';
 import { keepTypedTexts } from './update-ops.js';
 import { canonicalJson } from './identity.js';
 import type { JsonObject, JsonValue } from './types.js';
@@ -222,8 +223,10 @@ export function migrateCheckpoint(input: JsonValue, texts?: LiteralTexts): Migra
   }
   const version = doc.protocol_version;
   // A version written as a number (1.0, 1.1: a hand or a YAML-minded tool dropped the quotes) is
-  // the wire version it reads as, stamped as the protocol writes it.
-  const was = version === MIGRATE_FROM ? `"${MIGRATE_FROM}"` : version === 1 || version === 1.1 ? `a number where the protocol writes the string "${version === 1 ? MIGRATE_FROM : MIGRATE_TO}"` : null;
+  // the wire version its text is (wire-version.ts: 1.10 is not 1.1), stamped as the protocol writes it.
+  const text = versionText(version, (v) => numberTextIn(doc, () => texts)(v, ['protocol_version']));
+  const was = version === MIGRATE_FROM ? `"${MIGRATE_FROM}"` : typeof version === 'number' && unquotedWireVersion(text!) ? `a number where the protocol writes the string "${text}"` : null;
+  const differs = typeof version === 'number' ? notTheVersion(text!, version) : null;
   if (was !== null) {
     doc.protocol_version = MIGRATE_TO;
     // True of this file: the repairs, when there are any, are listed after it.
@@ -233,7 +236,7 @@ export function migrateCheckpoint(input: JsonValue, texts?: LiteralTexts): Migra
     // Not a version this sweep knows how to bring to 1.1: said, so "nothing to migrate" never hides it.
     problems.unshift({
       path: 'protocol_version',
-      message: `left as is: ${version === undefined ? 'missing' : `${JSON.stringify(version)} is no wire version migrate knows`} (it stamps "${MIGRATE_FROM}" as "${MIGRATE_TO}"); write "${MIGRATE_TO}" there by hand if the file is of this protocol (any checkpoint update also stamps it)`,
+      message: `left as is: ${version === undefined ? 'missing' : `${typeof version === 'number' ? `${text}${differs === null ? '' : ` (${differs})`}` : JSON.stringify(version)} is no wire version migrate knows`} (it stamps "${MIGRATE_FROM}" as "${MIGRATE_TO}"); write "${MIGRATE_TO}" there by hand if the file is of this protocol (any checkpoint update also stamps it)`,
     });
   }
   return { doc, changes, problems, changed: changes.length > 0 };

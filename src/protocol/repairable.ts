@@ -12,9 +12,9 @@ import { enumSlips, valueAndReason, type EnumSlip } from './enum-slip.js';
 import { newRecord, RECORD_LISTS } from './record-lists.js';
 import { CLI_SPELLING } from './op-spelling.js';
 import { blockerClosed } from './closed-blocker.js';
-import { recordedText } from './format.js';
+import { numberTextIn, type NumberText } from './format.js';
 import { isIsoInstant } from './instant.js';
-import { literalPlace, type LiteralTexts } from './json.js';
+import type { LiteralTexts } from './json.js';
 import { joinPath, pathKeys } from './path.js';
 import { quoted } from '../one-line.js';
 import { pasteArg, pasteWord, PLACEHOLDER, placeholder, shellQuote } from '../shell-words.js';
@@ -22,6 +22,7 @@ import { CURRENT_WIRE_VERSION, type Checkpoint, type JsonValue } from './types.j
 import { foreignCapsuleKeys, topLevelClaims } from './capsule.js';
 import { blockersAsRead, idsUnusedIn } from './blocker-ids.js';
 import type { Issue } from './validate.js';
+import { unquotedWireVersion } from './wire-version.js';
 
 export { suggestEnum } from './enum-slip.js';
 
@@ -93,17 +94,6 @@ export function listFlag(item: JsonValue): string | null {
   const list = flagValue(JSON.stringify([item]));
   return list === null ? null : `--next_actions:json=${list}`;
 }
-
-/**
- * The text the file writes the number at `path` of `doc` with (`8.0`, `1E5`, `-0`: the literal
- * texts parseJson records, asked for only here), else JSON's: a fix that turns it into a string
- * carries what the user wrote, not what the double prints as.
- */
-type NumberText = (v: number, path: ReadonlyArray<string | number>) => string;
-const numberTextIn = (doc: Obj, texts: (() => LiteralTexts | undefined) | undefined): NumberText => (v, path) => {
-  const known = texts?.();
-  return (known?.size && recordedText(known, ...literalPlace(doc as never, path), v)) || String(v);
-};
 
 /**
  * The blockers people write loosely, each as it reads: one written as a string is a blocker of
@@ -290,9 +280,6 @@ const OPTIONAL_TO_READ = ['project', 'project_dir', 'phase', 'step', 'progress_s
 const TEXT_FIELDS = ['project', 'project_dir', 'phase', 'step', 'progress_summary'] as const;
 /** context_primer's lists of strings. */
 const PRIMER_LISTS = ['key_decisions', 'generated_files', 'user_preferences'] as const;
-/** protocol_version as JSON numbers write it, by the version it names ("1.0" written 1.0 reads as 1 without its literal text). */
-const VERSION_NUMBERS: Record<string, string> = { '1': '1.0', '1.0': '1.0', '1.1': '1.1' };
-
 /**
  * Values written in the wrong JSON type where what they mean is plain: a number or true/false
  * where text belongs ("step": 2, read as "2", as written: 8.0 stays "8.0"; a row's id or label, a
@@ -318,12 +305,11 @@ function typeSlips(doc: Obj, numberText: NumberText, notes: RepairNote[]): Retyp
       anyWrite: true,
     });
   }
-  if (typeof doc.protocol_version === 'number') {
-    const version = VERSION_NUMBERS[numberText(doc.protocol_version, ['protocol_version'])];
-    if (version !== undefined) {
-      typed.push({ path: ['protocol_version'], value: version });
-      notes.push({ path: 'protocol_version', problem: `protocol_version is the number ${numberText(doc.protocol_version, ['protocol_version'])}, not the string "${version}"`, fix: null, byHand: `write protocol_version as "${version}" (any \`checkpoint update\` stamps it anew)`, anyWrite: true });
-    }
+  // A number is read by its text (wire-version.ts): 1.0 is "1.0" unquoted, 1.10 no version this reads.
+  const version = typeof doc.protocol_version === 'number' ? unquotedWireVersion(numberText(doc.protocol_version, ['protocol_version'])) : undefined;
+  if (version !== undefined) {
+    typed.push({ path: ['protocol_version'], value: version });
+    notes.push({ path: 'protocol_version', problem: `protocol_version is the number ${version}, not the string "${version}"`, fix: null, byHand: `write protocol_version as "${version}" (any \`checkpoint update\` stamps it anew)`, anyWrite: true });
   }
   const primer = doc.context_primer;
   // The primer written as prose, or as a list of lines, where the protocol keeps an object of
@@ -644,9 +630,9 @@ export function readableView(
 }
 
 /** Which of `errors` no slip of `doc` covers: what keeps the file from being read (the reason a reader names first). */
-export function unreadableErrors(doc: unknown, errors: readonly Issue[], fileSkill?: string): Issue[] {
+export function unreadableErrors(doc: unknown, errors: readonly Issue[], fileSkill?: string, texts?: () => LiteralTexts | undefined): Issue[] {
   if (!isObj(doc)) return [...errors];
-  const { notes } = slips(doc, errors, numberTextIn(doc, undefined), fileSkill);
+  const { notes } = slips(doc, errors, numberTextIn(doc, texts), fileSkill);
   return errors.filter((e) => !covers(notes, e.path));
 }
 

@@ -6,6 +6,9 @@ import { WIRE_VERSIONS } from './shapes.generated.js';
 import { CURRENT_WIRE_VERSION, type JsonObject } from './types.js';
 import { MAX_FUTURE_SKEW_MS } from './validate.js';
 import { instantMs, isIsoInstant } from './instant.js';
+import { numberTextIn } from './format.js';
+import type { LiteralTexts } from './json.js';
+import { notTheVersion, unquotedWireVersion, versionText } from './wire-version.js';
 
 export function scaffoldCheckpoint(opts: { skill: string; project: string; projectDir: string; now: Date; schema?: string }): JsonObject {
   const at = opts.now.toISOString();
@@ -37,9 +40,10 @@ export const STAMPED_FIELDS: ReadonlySet<string> = new Set(['updated_at', 'proto
  * a write that kept it would count as no save at all). An updated_at further ahead is a clock that ran ahead or a typo'd year, which no later
  * write would ever pass: stamped now instead, and `notes` (when given) gets one line saying so
  * with the value it replaced. A created_at that far ahead is brought back with it (updated_at
- * may not be before it); one ahead within the tolerance bounds updated_at from below.
+ * may not be before it); one ahead within the tolerance bounds updated_at from below. `texts`:
+ * the file's literal texts, so a protocol_version written as a number is read as written (1.10).
  */
-export function stampWrite(doc: JsonObject, now: Date, notes?: string[]): JsonObject {
+export function stampWrite(doc: JsonObject, now: Date, notes?: string[], texts?: LiteralTexts): JsonObject {
   const t = now.getTime();
   // A time written without its zone reads as UTC here as everywhere (instantMs), so no machine's zone decides.
   const prev = typeof doc.updated_at === 'string' ? instantMs(doc.updated_at) : NaN;
@@ -56,7 +60,7 @@ export function stampWrite(doc: JsonObject, now: Date, notes?: string[]): JsonOb
     } else if (created > t) doc.updated_at = isIsoInstant(doc.created_at) ? doc.created_at : new Date(created).toISOString();
     notes?.push(`updated_at (${shown(was)}) was more than a day in the future (a clock ahead, or a typo in the year); this write stamped it ${doc.updated_at as string}${also}`);
   }
-  stampWireVersion(doc, notes);
+  stampWireVersion(doc, notes, texts);
   return doc;
 }
 
@@ -64,20 +68,25 @@ export function stampWrite(doc: JsonObject, now: Date, notes?: string[]): JsonOb
  * The wire version a write stamps: the current one. A file that says it is a newer version was
  * written by a newer tool, whose fields this one cannot judge: relabelling it would hide that, so
  * the write is refused. Any other value that is no version this tool knows is replaced, and said.
+ * A number is read by its text in the file, as everywhere (wire-version.ts): 1.10 is newer than 1.1.
  */
-function stampWireVersion(doc: JsonObject, notes?: string[]): void {
+function stampWireVersion(doc: JsonObject, notes?: string[], texts?: LiteralTexts): void {
   const was = doc.protocol_version;
   if (was === CURRENT_WIRE_VERSION) return;
-  const v = versionNumbers(was);
+  const text = versionText(was, (v) => numberTextIn(doc, () => texts)(v, ['protocol_version']));
+  // As the file writes it: a string in quotes, a number bare (and, for 1.10, that it is not 1.1).
+  const value = typeof was === 'number' ? text : shown(String(JSON.stringify(was)));
+  const differs = typeof was === 'number' ? notTheVersion(text!, was) : null;
+  const v = text === undefined ? null : versionNumbers(text);
   if (v !== null && (v[0] > CURRENT_MAJOR || (v[0] === CURRENT_MAJOR && (v[1] > CURRENT_MINOR || (v[1] === CURRENT_MINOR && v[2] > 0))))) {
-    throw new CheckpointError('E_INVALID', `refused: the checkpoint says protocol_version ${shown(JSON.stringify(was))}, newer than the ${CURRENT_WIRE_VERSION} this checkpoint writes; a write would relabel it ${CURRENT_WIRE_VERSION}`, {
+    throw new CheckpointError('E_INVALID', `refused: the checkpoint says protocol_version ${value}${differs === null ? '' : ` (${differs})`}, newer than the ${CURRENT_WIRE_VERSION} this checkpoint writes; a write would relabel it ${CURRENT_WIRE_VERSION}`, {
       hint: `nothing was changed; write it with a checkpoint that knows that version, or, if the file holds ${CURRENT_WIRE_VERSION} content, set "protocol_version": "${CURRENT_WIRE_VERSION}" by hand`,
     });
   }
   if (was !== undefined && !(WIRE_VERSIONS as readonly unknown[]).includes(was)) {
-    notes?.push(typeof was === 'number' && (WIRE_VERSIONS as readonly string[]).includes(String(was))
-      ? `protocol_version was the number ${was}, where the protocol writes the string "${was}"; this write stamped "${CURRENT_WIRE_VERSION}"`
-      : `protocol_version (${shown(JSON.stringify(was))}) was not a version checkpoint knows (${WIRE_VERSIONS.join(', ')}); this write stamped ${CURRENT_WIRE_VERSION}`);
+    notes?.push(typeof was === 'number' && unquotedWireVersion(text!) !== undefined
+      ? `protocol_version was the number ${text}, where the protocol writes the string "${text}"; this write stamped "${CURRENT_WIRE_VERSION}"`
+      : `protocol_version (${value}${differs === null ? '' : `; ${differs}`}) was not a version checkpoint knows (${WIRE_VERSIONS.join(', ')}); this write stamped ${CURRENT_WIRE_VERSION}`);
   }
   doc.protocol_version = CURRENT_WIRE_VERSION;
 }
@@ -85,12 +94,11 @@ function stampWireVersion(doc: JsonObject, notes?: string[]): void {
 const [CURRENT_MAJOR, CURRENT_MINOR] = CURRENT_WIRE_VERSION.split('.').map(Number) as [number, number];
 
 /**
- * [major, minor, patch] of a value written as a version ("2.0", "v1.2", "1.10.3", 2), a
+ * [major, minor, patch] of a text written as a version ("2.0", "v1.2", "1.10.3", "2"), a
  * pre-release or build of one too ("1.2-beta", "1.1.1+build.5": one of a version after 1.1 is
  * newer than it, as semver orders them), else null.
  */
-function versionNumbers(value: unknown): [number, number, number] | null {
-  const text = typeof value === 'number' && Number.isFinite(value) ? String(value) : typeof value === 'string' ? value : null;
-  const m = text === null ? null : /^\s*v?(\d{1,6})(?:\.(\d{1,6}))?(?:\.(\d{1,6}))?(?:[-+][0-9A-Za-z.-]{0,64})?\s*$/i.exec(text);
+function versionNumbers(text: string): [number, number, number] | null {
+  const m = /^\s*v?(\d{1,6})(?:\.(\d{1,6}))?(?:\.(\d{1,6}))?(?:[-+][0-9A-Za-z.-]{0,64})?\s*$/i.exec(text);
   return m ? [Number(m[1]), Number(m[2] ?? 0), Number(m[3] ?? 0)] : null;
 }

@@ -39,9 +39,12 @@ function typeOf(v: unknown): string {
   return typeof v;
 }
 
-/** A value in a message: its JSON, at most 60 characters, cut before an escape it would split (`\u00` would read as other text). */
-export function shownValue(v: unknown): string {
-  const text = JSON.stringify(v) ?? String(v);
+/**
+ * A value in a message: its JSON (or, `asText`, the text given: a number as the file writes it), at
+ * most 60 characters, cut before an escape it would split (`\u00` would read as other text).
+ */
+export function shownValue(v: unknown, asText = false): string {
+  const text = asText ? String(v) : (JSON.stringify(v) ?? String(v));
   if (text.length <= 60) return text;
   const cut = text.slice(0, 57);
   // An odd run of backslashes at the end opens an escape (an even one is escaped backslashes).
@@ -102,6 +105,8 @@ export class ShapeChecker {
   private report: ShapeReport = noReport;
   /** The values the walk's `known` documents hold where it stands (see `check`). */
   private known: readonly unknown[] = [];
+  /** How the walk's document writes a number at a path (see `check`), else none. */
+  private numberText: ((v: number, path: ReadonlyArray<string | number>) => string) | undefined;
   constructor(private readonly root: Shape) {}
 
   /**
@@ -110,13 +115,17 @@ export class ShapeChecker {
    * what it introduced). A member of `value` that is the very same one a known document holds at
    * the same path (an equal scalar, or the same object or array) is not walked: its problems are that document's, path and message
    * alike, since a member's schema depends only on its parent's (if/then members are walked whole).
+   * `numberText`: the text the file writes the number at a path with, for a message naming it
+   * ({value}): `1.10`, `8.0` as written, not as the double prints.
    */
-  check(value: unknown, report: ShapeReport, known: readonly unknown[] = []): void {
+  check(value: unknown, report: ShapeReport, known: readonly unknown[] = [], numberText?: (v: number, path: ReadonlyArray<string | number>) => string): void {
     this.known = known;
+    this.numberText = numberText;
     try {
       this.run(this.root, value, report, []);
     } finally {
       this.known = [];
+      this.numberText = undefined;
     }
   }
 
@@ -202,7 +211,7 @@ export class ShapeChecker {
     return text.replace(/\{(\w+)\}/g, (all, name: string) => {
       if (name === 'key') return last === undefined ? '' : String(last);
       if (name === 'path') return path;
-      if (name === 'value') return shownValue(v);
+      if (name === 'value') return typeof v === 'number' && this.numberText ? shownValue(this.numberText(v, this.segs), true) : shownValue(v);
       if (name === 'enum') return n.enumValues ? n.enumValues.join('|') : '';
       if (name === 'count') return Array.isArray(v) ? String(v.length) : '';
       if (name === 'allowed') return [...(n.props?.keys() ?? [])].join(', ');

@@ -16,6 +16,8 @@ import { ShapeChecker, type Shape } from './shape-check.js';
 import { enumSlips, suggestEnum } from './enum-slip.js';
 import { memberSlipOf, protocolFieldSlip } from './field-slip.js';
 import { FIELD_HOMES, homedField, topLevelMessage } from './field-places.js';
+import type { NumberText } from './format.js';
+import { notTheVersion } from './wire-version.js';
 
 export { isIsoInstant, joinPath };
 
@@ -53,6 +55,11 @@ export interface ValidateContext {
    * to be reported. Never for a caller that reports every error.
    */
   known?: readonly unknown[];
+  /**
+   * The text the file writes the number at a path with (format.ts numberTextIn), so a message
+   * quotes it as written (`1.10`, `8.0`); without it, as the double prints.
+   */
+  numberText?: NumberText;
 }
 
 type Obj = Record<string, unknown>;
@@ -67,8 +74,13 @@ export function validateCheckpoint(doc: unknown, ctx: ValidateContext = {}): Val
   const err = (path: string, message: string) => errors.push({ level: 'error', path, message });
   const warn = (path: string, message: string) => warnings.push({ level: 'warning', path, message });
 
-  shape.check(doc, err, ctx.known);
+  shape.check(doc, err, ctx.known, ctx.numberText);
   if (!isObj(doc)) return { errors, warnings };
+  // protocol_version 1.10 (a number) parses to 1.1: the message says the text is what is read.
+  const version = doc.protocol_version;
+  const differs = typeof version === 'number' && ctx.numberText ? notTheVersion(ctx.numberText(version, ['protocol_version']), version) : null;
+  const versionError = differs === null ? undefined : errors.find((e) => e.path === 'protocol_version');
+  if (versionError) versionError.message += ` (${differs})`;
   // A hand-written "Done" or "in-progress": the message names the value it most likely means.
   if (errors.length) {
     const meant = new Map(enumSlips(doc).flatMap((s) => (s.meant ? [[s.path, s.meant] as const] : [])));

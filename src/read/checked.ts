@@ -3,6 +3,7 @@
 // nor checked again; validate, which needs no value, does not even read it.
 import { ownValue } from '../protocol/identity.js';
 import { futureSkew, validateCheckpoint, type ValidationResult } from '../protocol/validate.js';
+import { numberTextIn } from '../protocol/format.js';
 import { readCheckpointKnown, type CheckpointFile } from '../store/checkpoints.js';
 import { nonAsciiRuns } from '../store/trusted-json.js';
 import type { Verdict, Verdicts } from '../store/verdicts.js';
@@ -31,7 +32,7 @@ export function readChecked(root: string, path: string, opts: CheckOptions): Che
   if (verdict === undefined) {
     const file = read.file!;
     // Judged without the clock, so the verdict holds tomorrow too; the clock rule runs below.
-    const v = validateCheckpoint(file.value, { fileName: opts.fileName, sizeBytes: file.sizeBytes });
+    const v = validateCheckpoint(file.value, { fileName: opts.fileName, sizeBytes: file.sizeBytes, numberText: numberTextIn(file.value, () => file.format.texts) });
     verdict = { errors: v.errors, warnings: v.warnings, updatedAt: ownValue(file.value, 'updated_at'), nonAscii: nonAsciiRuns(file.text) };
     opts.verdicts.remember(key, read.stat, verdict);
   }

@@ -7,6 +7,7 @@ import { CONFLICT_REASON } from '../protocol/json.js';
 import { checkpointsIndex, conflictedCheckpoints, conflictReport, type ConflictCode } from '../store/index-conflicts.js';
 import type { IndexUnder } from '../git/unmerged.js';
 import { validateCheckpoint, type ValidationResult } from '../protocol/validate.js';
+import { numberTextIn } from '../protocol/format.js';
 import type { Checkpoint, JsonObject } from '../protocol/types.js';
 import { checkpointPath, checkpointsDir, display, listCheckpointFiles, readCheckpointFile, type CheckpointFile } from '../store/checkpoints.js';
 import { misnamedProblem, misnamedStem } from '../store/skill-name.js';
@@ -102,7 +103,7 @@ export function loadOne(root: string, skill: string, now: Date, verdicts?: Verdi
       validation = checked.validation;
     } else {
       file = readCheckpointFile(root, path);
-      validation = validateCheckpoint(file.value, { fileName: basename(path), now, sizeBytes: file.sizeBytes });
+      validation = validateCheckpoint(file.value, { fileName: basename(path), now, sizeBytes: file.sizeBytes, numberText: numberTextIn(file.value, () => file.format.texts) });
     }
     return { skill, path, file, validation, ...(validation.errors.length ? {} : { checkpoint: file.value as unknown as Checkpoint }) };
   } catch (e) {
@@ -143,12 +144,12 @@ export function asStamped(l: Loaded, at: Date, now: Date): Loaded {
   if (f.value === null || typeof f.value !== 'object' || Array.isArray(f.value)) return l;
   let value: JsonObject;
   try {
-    value = stampWrite(structuredClone(f.value), at);
+    value = stampWrite(structuredClone(f.value), at, undefined, f.format.texts);
   } catch (e) {
     if (!isCheckpointError(e)) throw e;
     return l; // a newer protocol's file: the write refuses it too
   }
   const file: CheckpointFile = { skill: f.skill, path: f.path, text: f.text, value, format: f.format, sizeBytes: f.sizeBytes };
-  const validation = validateCheckpoint(value, { fileName: basename(l.path), now, sizeBytes: f.sizeBytes });
+  const validation = validateCheckpoint(value, { fileName: basename(l.path), now, sizeBytes: f.sizeBytes, numberText: numberTextIn(value, () => f.format.texts) });
   return { skill: l.skill, path: l.path, file, validation, ...(validation.errors.length ? {} : { checkpoint: value as unknown as Checkpoint }) };
 }

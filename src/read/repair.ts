@@ -43,7 +43,7 @@ const REQUIRED: ReadonlySet<string> = new Set(REQUIRED_FIELDS);
  */
 export function blockingError(b: Loaded): Issue | undefined {
   const errors = b.validation?.errors ?? [];
-  return (b.file && errors.length > 1 ? unreadableErrors(b.file.value, errors, b.skill)[0] : undefined) ?? errors[0];
+  return (b.file && errors.length > 1 ? unreadableErrors(b.file.value, errors, b.skill, () => b.file!.format.texts)[0] : undefined) ?? errors[0];
 }
 
 /** Whether `b` is unreadable because a merge left it conflicted: `checkpoint resolve` repairs it, never `reset`. */

@@ -10,7 +10,7 @@ import { JsonNumberRangeError, JsonSyntaxError, JsonUnsafeKeyError, MAX_JSON_DEP
 import { joinPath } from '../protocol/path.js';
 import { shown } from '../one-line.js';
 import { shellQuote } from '../shell-words.js';
-import { DEFAULT_FORMAT, detectFormat, escapeNonAscii, formatJson, nonAsciiEscapes, type TextFormat } from '../protocol/format.js';
+import { DEFAULT_FORMAT, detectFormat, escapeNonAscii, formatJson, nonAsciiEscapes, numberTextIn, type TextFormat } from '../protocol/format.js';
 import { formatKeepingLayout } from '../protocol/layout.js';
 import { MAX_CHECKPOINT_BYTES, validateCheckpoint, type Issue } from '../protocol/validate.js';
 import { changedAt, introducedErrors, notAlreadyIn, type FileContent, type FileError } from '../protocol/file-validation.js';
@@ -483,10 +483,10 @@ function prepareWrite(root: string, skill: string, path: string, opts: MutateOpt
   const bytes = Buffer.byteLength(text);
   if (!opts.shrinks) refuseOversized(root, path, text, next, opts.refused, now);
   const sizeBytes = opts.shrinks ? Math.min(bytes, MAX_READ_BYTES) : bytes;
-  const { errors, warnings } = validateCheckpoint(next, { fileName: basename(path), now, sizeBytes });
+  const { errors, warnings } = validateCheckpoint(next, { fileName: basename(path), now, sizeBytes, numberText: numberTextIn(next, () => texts) });
   // The merge driver's rule: refused are only the errors this write brings in. One the file
   // already had (a hand-written status outside the enum) does not block a write that leaves it.
-  const introduced = (current === null ? errors : notAlreadyIn(basename(path), errors, [{ value: current.value, text: current.text }], next)).filter((e) => !opts.broughtBack?.(e));
+  const introduced = (current === null ? errors : notAlreadyIn(basename(path), errors, [{ value: current.value, text: current.text, texts: current.format.texts }], next)).filter((e) => !opts.broughtBack?.(e));
   if (introduced.length) refuseInvalid(root, path, introduced, current === null);
   const kept = errors.filter((e) => !introduced.includes(e)).map((e): KeptError => (current !== null && changedAt(current.value, next, e.path) ? { ...e, rewritten: true } : e));
   return { current, next, text, format, warnings, kept, now };

@@ -8,7 +8,7 @@ import { createFileAtomic } from './atomic.js';
 import { quoted } from '../one-line.js';
 import { ARCHIVE_NAME, ROTATION_NAME } from '../protocol/file-names.js';
 import type { FileError } from '../protocol/file-validation.js';
-import { copyItemTexts, rekeyItems } from '../protocol/format.js';
+import { copyItemTexts, numberTextIn, rekeyItems } from '../protocol/format.js';
 import { JsonNumberRangeError, JsonSyntaxError, JsonUnsafeKeyError, literalPlace, parseJson, type LiteralTexts } from '../protocol/json.js';
 import { compileExtraLogs } from '../protocol/fields.js';
 import { readConfigFor } from './config.js';
@@ -49,7 +49,7 @@ export interface Restored {
  * the errors it already has (restored as it is, and said): one naming another skill would be
  * invalid under this name and is refused, with the rename that restores it as its own.
  */
-function archiveErrors(name: string, skill: string, value: JsonValue, now: Date, bytes: number): FileError[] {
+function archiveErrors(name: string, skill: string, value: JsonValue, now: Date, bytes: number, texts?: LiteralTexts): FileError[] {
   if (value === null || typeof value !== 'object' || Array.isArray(value)) {
     throw new CheckpointError('E_INVALID', `${name} is not a checkpoint (its JSON is ${Array.isArray(value) ? 'a list' : value === null ? 'null' : `a ${typeof value}`}, not an object)`, {
       hint: 'it stays in history/: open it by hand and copy back what you need; nothing was changed',
@@ -63,7 +63,7 @@ function archiveErrors(name: string, skill: string, value: JsonValue, now: Date,
       hint: `nothing was changed; ${rename}`,
     });
   }
-  return validateCheckpoint(value, { fileName: `${skill}.checkpoint.json`, now, sizeBytes: bytes }).errors;
+  return validateCheckpoint(value, { fileName: `${skill}.checkpoint.json`, now, sizeBytes: bytes, numberText: numberTextIn(value, () => texts) }).errors;
 }
 
 /**
@@ -75,7 +75,7 @@ function archivedCheckpoint(root: string, archive: string, skill: string, now: D
   const name = basename(archive);
   try {
     const file = readCheckpointFile(root, archive);
-    return { content: file.text, kept: archiveErrors(name, skill, file.value, now, Buffer.byteLength(file.text)) };
+    return { content: file.text, kept: archiveErrors(name, skill, file.value, now, Buffer.byteLength(file.text), file.format.texts) };
   } catch (e) {
     if (!isCheckpointError(e) || e.code !== 'E_JSON') throw e;
     const bytes = readProjectBytes(root, archive, { maxBytes: MAX_READ_BYTES });

@@ -169,3 +169,55 @@ describe('a slip fix carries a number as it was written', () => {
     expect((await runCli(dir, ['validate', 'api'])).code).toBe(0);
   });
 });
+
+describe('protocol_version written as a number is read by its text, alike by every command (red team 62e 7)', () => {
+  // Hand-written: the quotes dropped from the version, a row status off the enum, 8.0, notes in paths.
+  const numbered = (v: string) => text().replace('"protocol_version": "1.1"', `"protocol_version": ${v}`).replace('"step": "sprint-2",', '"step": "sprint-2",\n  "progress_table": [{"id": "orders", "label": "Orders (PR 12)", "status": "Done"}],');
+
+  function withVersion(v: string): string {
+    const dir = makeRepo();
+    dirs.push(dir);
+    write(dir, FILE, numbered(v));
+    return dir;
+  }
+
+  it('1.0 and 1.1 are those versions unquoted: quoted as written, a slip to write as a string, and update stamps "1.1" keeping every other byte', async () => {
+    for (const v of ['1.0', '1.1']) {
+      const dir = withVersion(v);
+      const said = `protocol_version is ${v}, not text: the on-disk wire version is a string, one of 1.0|1.1, written in quotes`;
+      const validate = await runCli(dir, ['validate', '--json']);
+      expect(JSON.parse(validate.stdout).files[0].errors).toContainEqual({ level: 'error', path: 'protocol_version', message: said });
+      const status = JSON.parse((await runCli(dir, ['status', '--json'])).stdout);
+      expect(status.broken, v).toEqual([]);
+      expect(status.repairs).toContainEqual(expect.objectContaining({ path: 'protocol_version', problem: `protocol_version is the number ${v}, not the string "${v}"`, by_hand: `write protocol_version as "${v}" (any \`checkpoint update\` stamps it anew)` }));
+      const doctor = await runCli(dir, ['doctor', '--json']);
+      expect(doctor.stdout).toContain(JSON.stringify(said));
+      // A slip, as status reads it: the fix's own write stamps the version too.
+      expect(doctor.stdout).toContain('the errors above are hand-written slips: drift is checked on the file as written; fix: checkpoint update api --progress_table.0.status=complete');
+      const update = await runCli(dir, ['update', 'api', '--step=sprint-3']);
+      expect(update.code, update.stderr).toBe(0);
+      expect(update.stderr).toContain(`protocol_version was the number ${v}, where the protocol writes the string "${v}"; this write stamped "1.1"`);
+      const after = read(dir, FILE);
+      expect(after.replace(/"updated_at": "[^"]*"/, '"updated_at": "T"')).toBe(numbered('"1.1"').replace('"step": "sprint-2"', '"step": "sprint-3"').replace(/"updated_at": "[^"]*"/, '"updated_at": "T"'));
+    }
+  });
+
+  it('1.10 is version 1.10, not 1.1: every command quotes it so and says so; status needs repair, update refuses it as newer, the file byte-identical', async () => {
+    const dir = withVersion('1.10');
+    const said = 'protocol_version is 1.10, not text: the on-disk wire version is a string, one of 1.0|1.1, written in quotes (the number 1.10 is not 1.1: a version is read as written)';
+    const validate = await runCli(dir, ['validate', '--json']);
+    expect(JSON.parse(validate.stdout).files[0].errors).toContainEqual({ level: 'error', path: 'protocol_version', message: said });
+    const status = JSON.parse((await runCli(dir, ['status', '--json'])).stdout);
+    expect(status.broken).toEqual([{ skill: 'api', problem: `protocol_version: ${said} (checkpoint validate ${FILE})` }]);
+    expect(status.repairs).toEqual([]);
+    const doctor = await runCli(dir, ['doctor', '--json']);
+    expect(doctor.stdout).toContain(JSON.stringify(said));
+    expect(doctor.stdout).not.toMatch(/protocol_version is 1\.1\b/);
+    const update = await runCli(dir, ['update', 'api', '--step=sprint-3']);
+    expect(update.code).toBe(2);
+    expect(update.stderr).toBe(
+      'checkpoint: refused: the checkpoint says protocol_version 1.10 (the number 1.10 is not 1.1: a version is read as written), newer than the 1.1 this checkpoint writes; a write would relabel it 1.1; hint: nothing was changed; write it with a checkpoint that knows that version, or, if the file holds 1.1 content, set "protocol_version": "1.1" by hand\n',
+    );
+    expect(read(dir, FILE)).toBe(numbered('1.10'));
+  });
+});

@@ -245,7 +245,7 @@ describe('checkpoint migrate', () => {
   it('a version written as a number is stamped as the string; one it does not know is said (exit 1), never "nothing to migrate" alone', async () => {
     // As a hand writes it: the number 1.0, other numbers kept to the letter.
     const numeric = (v: string) => `{\n    "protocol_version": ${v},\n    "skill": "api",\n    "score": 8.0\n}\n`;
-    for (const [v, was] of [['1.0', '1.0'], ['1', '1.0'], ['1.1', '1.1']] as const) {
+    for (const [v, was] of [['1.0', '1.0'], ['1.1', '1.1']] as const) {
       const dir = project({ api: `${JSON.stringify(checkpoint({}), null, 2)}\n` });
       write(dir, '.checkpoints/api.checkpoint.json', numeric(v));
       const r = await runCli(dir, ['migrate']);
@@ -259,6 +259,15 @@ describe('checkpoint migrate', () => {
       expect(r.code, v).toBe(1);
       expect(r.stdout).toContain(`not repaired protocol_version: left as is: ${v} is no wire version migrate knows`);
       expect(r.stdout).toMatch(/1 need attention\n$/);
+      expect(read(dir, '.checkpoints/api.checkpoint.json')).toBe(numeric(v));
+    }
+    // A number is read by its text, as the string would be (red team 62e 7): 1 is not "1.0", 1.10 not "1.1".
+    for (const [v, meant] of [['1', '1.0'], ['1.10', '1.1']] as const) {
+      const dir = project({ api: `${JSON.stringify(checkpoint({}), null, 2)}\n` });
+      write(dir, '.checkpoints/api.checkpoint.json', numeric(v));
+      const r = await runCli(dir, ['migrate']);
+      expect(r.code, v).toBe(1);
+      expect(r.stdout).toContain(`not repaired protocol_version: left as is: ${v} (the number ${v} is not ${meant}: a version is read as written) is no wire version migrate knows`);
       expect(read(dir, '.checkpoints/api.checkpoint.json')).toBe(numeric(v));
     }
   });

@@ -180,7 +180,7 @@ export async function run(args: ParsedArgs, ctx: Context): Promise<number> {
       }
     }
     left = actions;
-    return stampWrite(doc, now, stampNotes);
+    return stampWrite(doc, now, stampNotes, texts);
   };
 
   if (args.options.verify) {

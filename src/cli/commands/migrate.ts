@@ -36,7 +36,7 @@ export async function run(args: ParsedArgs, ctx: Context): Promise<number> {
     try {
       const current = readCheckpoint(root, skill);
       if (!current) continue;
-      Object.assign(report, pick(migrateCheckpoint(current.value)));
+      Object.assign(report, pick(migrateCheckpoint(current.value, current.format.texts)));
       // Nothing to do: the file is not touched, not even reformatted.
       if (!report.changed) continue;
       const write = {

@@ -162,7 +162,7 @@ export async function run(args: ParsedArgs, ctx: Context): Promise<number> {
   const result = await mutateCheckpoint(root, skill, {
     now: ctx.clock,
     act,
-    change: (current, _texts, now) => {
+    change: (current, texts, now) => {
       stampNotes = [];
       if (current === null) throw new CheckpointError('E_NOT_FOUND', `no checkpoint for skill "${skill}" to hold the capsule`, { hint: `create it with checkpoint update ${skill} ...` });
       if (typeof current !== 'object' || Array.isArray(current)) throw notAnObject(skill);
@@ -172,7 +172,7 @@ export async function run(args: ParsedArgs, ctx: Context): Promise<number> {
       const at = now.toISOString();
       capsule = withMechanical(saved(at), state, at, old);
       (current as JsonObject).capsule = capsule as unknown as JsonValue;
-      return stampWrite(current as JsonObject, now, stampNotes);
+      return stampWrite(current as JsonObject, now, stampNotes, texts);
     },
   });
   const bytes = utf8Bytes(JSON.stringify(capsule));

@@ -73,7 +73,7 @@ export async function run(args: ParsedArgs, ctx: Context): Promise<number> {
       typeNotes = [];
       const onTextOverTyped = ({ path, was, text }: { path: string; was: string; text: string }) =>
         typeNotes.push(`${path} was ${was}; ${shown(JSON.stringify(text))} is written as text (for a number or boolean: --${path}:json=<value>)`);
-      return stampWrite(applyUpdateOps(doc as JsonObject, ops, texts, { keepsType: current === null ? undefined : validWhereItStands(current), onTextOverTyped }), now, typeNotes);
+      return stampWrite(applyUpdateOps(doc as JsonObject, ops, texts, { keepsType: current === null ? undefined : validWhereItStands(current), onTextOverTyped }), now, typeNotes, texts);
     },
     refused: (doc, now) => rotationAdvice(root, skill, doc, now, args.options['auto-rotate'] ? '' : spelling.caller === 'mcp' ? ' (or send auto_rotate: true)' : ' (or pass --auto-rotate)'),
     // --auto-rotate / config auto_rotate: past MAX_FILE_BYTES, old telemetry goes to history first.
