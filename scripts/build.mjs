@@ -8,7 +8,8 @@
 //    compiles the whole file, so the everyday commands have their own: cli-<name>.cjs (OWN_BUNDLES).
 //  - help.cjs (yargs: --help and completion) and isomorphic-git.cjs (the embedded git engine):
 //    heavy, rarely needed, so separate files required on first use. mcp.cjs (the MCP server
-//    with the SDK and zod) likewise, for `checkpoint mcp` only.
+//    with the SDK and zod) likewise, for `checkpoint mcp` only; lefthook-read.cjs (yaml, toml)
+//    for init in a project with a lefthook config.
 //  - index.js: the programmatic API (ESM) for other tools.
 import { build } from 'esbuild';
 import { existsSync, readdirSync, readFileSync, renameSync, rmSync } from 'node:fs';
@@ -127,6 +128,8 @@ const YARGS_OWN_FOLDER = {
 const ISOMORPHIC_GIT = separate(/^isomorphic-git$/, 'isomorphic-git.cjs');
 // The embedded engine's .gitignore reader with the ignore package: only when doctor asks about an untracked listed file.
 const IGNORE_RULES = separate(/^\.\/ignore-rules\.js$/, 'ignore-rules.cjs');
+// lefthook's config readers with the yaml and toml packages: only when init finds a lefthook config.
+const LEFTHOOK_READ = separate(/^\.\/lefthook-read\.js$/, 'lefthook-read.cjs');
 // The MCP server with the SDK and zod: only `checkpoint mcp` requires it.
 const MCP = separate(/^\.\.\/\.\.\/mcp\/server\.js$/, 'mcp.cjs');
 /**
@@ -165,13 +168,14 @@ const COMMANDS_UNUSED = { name: 'commands-unused', setup: (b) => b.onResolve({ f
 await Promise.all([
   build({ ...cjs, entryPoints: ['src/merge/driver-main.ts'], outfile: `${OUT}/merge-driver.cjs`, plugins: [SCHEMA_FOR_CHECKING, MERGE_LAYOUT] }),
   build({ ...cjs, entryPoints: ['src/protocol/layout.ts'], outfile: `${OUT}/merge-layout.cjs`, plugins: [SCHEMA_FOR_CHECKING] }),
-  build({ ...cjs, entryPoints: ['src/cli/main.ts'], outfile: `${OUT}/cli.cjs`, plugins: [HELP, ISOMORPHIC_GIT, IGNORE_RULES, MCP] }),
-  ...OWN_BUNDLES.map((name) => build({ ...cjs, define: { ...cjs.define, CHECKPOINT_ONLY_COMMAND: JSON.stringify(name) }, entryPoints: ['src/cli/main.ts'], outfile: `${OUT}/cli-${name}.cjs`, plugins: [onlyCommand(name), HELP, ISOMORPHIC_GIT, IGNORE_RULES, MCP] })),
+  build({ ...cjs, entryPoints: ['src/cli/main.ts'], outfile: `${OUT}/cli.cjs`, plugins: [HELP, ISOMORPHIC_GIT, IGNORE_RULES, LEFTHOOK_READ, MCP] }),
+  ...OWN_BUNDLES.map((name) => build({ ...cjs, define: { ...cjs.define, CHECKPOINT_ONLY_COMMAND: JSON.stringify(name) }, entryPoints: ['src/cli/main.ts'], outfile: `${OUT}/cli-${name}.cjs`, plugins: [onlyCommand(name), HELP, ISOMORPHIC_GIT, IGNORE_RULES, LEFTHOOK_READ, MCP] })),
   // The deep-walk worker thread (src/git/deep-thread.ts), started by doctor's deep questions.
   build({ ...cjs, entryPoints: ['src/git/deep-worker.ts'], outfile: `${OUT}/deep-worker.cjs`, plugins: [ISOMORPHIC_GIT, IGNORE_RULES] }),
   // Carries its own copy of the commands it runs, so cli.cjs holds none of the server.
-  build({ ...cjs, entryPoints: ['src/mcp/server.ts'], outfile: `${OUT}/mcp.cjs`, plugins: [ISOMORPHIC_GIT, IGNORE_RULES] }),
+  build({ ...cjs, entryPoints: ['src/mcp/server.ts'], outfile: `${OUT}/mcp.cjs`, plugins: [ISOMORPHIC_GIT, IGNORE_RULES, LEFTHOOK_READ] }),
   build({ ...cjs, entryPoints: ['src/git/ignore-rules.ts'], outfile: `${OUT}/ignore-rules.cjs` }),
+  build({ ...cjs, entryPoints: ['src/install/lefthook-read.ts'], outfile: `${OUT}/lefthook-read.cjs` }),
   build({ ...cjs, entryPoints: ['src/cli/help.ts'], outfile: `${OUT}/help.cjs`, plugins: [COMMANDS_UNUSED, YARGS_OWN_FOLDER, ONE_STRING_WIDTH] }),
   build({ ...cjs, stdin: { contents: "module.exports = require('isomorphic-git');", resolveDir: '.' }, outfile: `${OUT}/isomorphic-git.cjs` }),
   build({

@@ -115,14 +115,14 @@ function isLink(p: string): boolean {
  * `lefthook install` / `pre-commit install`: a line put in it is lost, and the check with it. The
  * note says where the check goes instead (docs/doctor.md), or that it is there already.
  */
-function generatedHookNote(root: string, path: string, hook: string, templatePath: string): string | null {
+async function generatedHookNote(root: string, path: string, hook: string, templatePath: string): Promise<string | null> {
   const left = `left ${shown(root, path)} as it is`;
   // What lefthook writes into every hook it installs (a hook of the user's that mentions lefthook is theirs).
   if (/call_lefthook|"\$LEFTHOOK"|\blefthook run\b/.test(hook)) {
     const configs = lefthookConfigs(root);
     const hookPath = existsSync(join(root, LOCAL_TEMPLATE)) ? LOCAL_TEMPLATE : fromRoot(root, templatePath);
     // Only a pre-push command with use_stdin runs it: not one in a comment, under another hook, or given no refs.
-    const states = configs.map((f) => ({ f, state: lefthookState(f, peek(root, f) ?? '', hookPath) }));
+    const states = await Promise.all(configs.map(async (f) => ({ f, state: await lefthookState(f, peek(root, f) ?? '', hookPath) })));
     const running = states.find((s) => s.state === 'runs');
     if (running !== undefined) return `${shown(root, running.f)} runs checkpoint's check already`;
     const wrong = states.find((s) => s.state !== null);
@@ -231,7 +231,7 @@ export function installedHookNote(root: string): string | null {
 }
 
 /** Decides what to do with the pre-push hook; refuses (throws) before anything is written. */
-export function planPrePushHook(root: string, template: string, nodePath: string, binPath: string, templatePath: string): InstallPlan {
+export async function planPrePushHook(root: string, template: string, nodePath: string, binPath: string, templatePath: string): Promise<InstallPlan> {
   assertGitRepo(root);
   const own = ownHooksDir(root);
   const dir = hooksDir(root);
@@ -269,7 +269,7 @@ export function planPrePushHook(root: string, template: string, nodePath: string
   if (current !== null && !current.includes(HOOK_MARKER)) {
     const legacy = resolve(dir) === resolve(own) ? legacyHookPlan(root, path, current, content) : null;
     if (legacy !== null) return legacy;
-    const generated = generatedHookNote(root, path, current, templatePath);
+    const generated = await generatedHookNote(root, path, current, templatePath);
     if (generated !== null) return nothing(generated);
     const chained = existsSync(join(dir, 'pre-push.chained')) ? ' (pre-push.chained beside it, kept by an earlier checkpoint init, no longer runs)' : '';
     return nothing(`left ${shown(root, path)} as it is (not checkpoint's hook)${chained}; ${addLine(userFile(current))}`);

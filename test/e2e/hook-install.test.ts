@@ -432,7 +432,14 @@ describe('init beside another pre-push hook', () => {
     mkdirSync(join(dir, '.config'));
     execFileSync('mv', [join(dir, 'lefthook.yml'), join(dir, '.config/lefthook.yml')]);
     expect(cli(dir, ['init']).stdout).toContain("! .config/lefthook.yml runs checkpoint's check already");
+    // Read as lefthook reads it, by the readers dist/lefthook-read.cjs loads (stop 62 known limit:
+    // lefthook hand parser): a merge key and a block scalar, a TOML list of jobs.
+    write(dir, '.config/lefthook.yml', `.push: &push\n  use_stdin: true # the pushed refs\n\npre-push:\n  jobs:\n    - run: |\n        ${RUN.slice(5)}\n      <<: *push\n`);
+    expect(cli(dir, ['init']).stdout).toContain("! .config/lefthook.yml runs checkpoint's check already");
     rmSync(join(dir, '.config'), { recursive: true });
+    write(dir, 'lefthook.toml', `[pre-push]\njobs = [\n  { name = "audit", run = "npm audit" },\n  { name = "checkpoint", ${RUN.replace(': ', ' = "')}", use_stdin = true },\n]\n`);
+    expect(cli(dir, ['init']).stdout).toContain("! lefthook.toml runs checkpoint's check already");
+    rmSync(join(dir, 'lefthook.toml'));
     write(dir, 'lefthook.json', '{ "pre-commit": { "commands": { "lint": { "run": "npm run lint" } } } }\n');
     expect(cli(dir, ['init']).stdout).toContain('to check pushes, add to lefthook.json: "pre-push": { "commands": { "checkpoint": { "run": "sh node_modules/checkpoint-protocol/hooks/pre-push {1} {2}", "use_stdin": true } } }\n');
     expect(existsSync(join(dir, 'lefthook.yml'))).toBe(false);

@@ -14,6 +14,8 @@ const YARGS = 'recommendCommands';
 const ISOMORPHIC_GIT = 'packfileSha';
 const CHALK = 'The `level` option should be an integer';
 const MCP_SDK = 'StdioServerTransport already started';
+const YAML_LIB = 'Excessive alias count indicates a resource exhaustion attack';
+const TOML_LIB = 'Cannot redefine existing key';
 // Strings only one command's code holds: `resolve` (no bundle of its own) and doctor's checks.
 const RESOLVE = 'no conflicted checkpoint files';
 const DOCTOR = 'changed after the checkpoint was written';
@@ -46,7 +48,7 @@ process.on('exit', () => require('fs').writeSync(2, 'BUILTINS ' + JSON.stringify
 describe('bundles', () => {
   it('the merge driver bundle carries none of yargs, isomorphic-git or chalk', () => {
     assertBuilt();
-    const carries = (file: string) => [YARGS, ISOMORPHIC_GIT, CHALK, MCP_SDK].filter((sig) => dist(file).includes(sig));
+    const carries = (file: string) => [YARGS, ISOMORPHIC_GIT, CHALK, MCP_SDK, YAML_LIB, TOML_LIB].filter((sig) => dist(file).includes(sig));
     expect(carries('merge-driver.cjs')).toEqual([]);
     // The CLI bundle keeps yargs and isomorphic-git in their own files (chalk is in, loaded lazily).
     expect(carries('cli.cjs')).toEqual([CHALK]);
@@ -54,6 +56,8 @@ describe('bundles', () => {
     expect(carries('isomorphic-git.cjs')).toEqual([ISOMORPHIC_GIT]);
     // The MCP server and SDK only in the file `checkpoint mcp` requires (chalk rides along, lazily).
     expect(carries('mcp.cjs')).toEqual([CHALK, MCP_SDK]);
+    // lefthook's config readers only in the file init requires where a lefthook config is (stop 62 known limit: lefthook hand parser).
+    expect(carries('lefthook-read.cjs')).toEqual([YAML_LIB, TOML_LIB]);
     // The everyday commands' own bundles: like cli.cjs, with that command's code and no other's.
     for (const name of OWN_BUNDLES) expect(carries(`cli-${name}.cjs`), name).toEqual([CHALK]);
     for (const name of OWN_BUNDLES) expect(dist(`cli-${name}.cjs`), name).not.toContain(RESOLVE);
@@ -87,6 +91,21 @@ describe('bundles', () => {
       expect(filesLoaded(dir, ['--help']).filter((f) => f.endsWith('.cjs')).sort()).toEqual(['cli.cjs', 'help.cjs']);
       // `checkpoint mcp` (stdin closed at once: it serves nothing and exits) adds the server file.
       expect(filesLoaded(dir, ['mcp']).filter((f) => f.endsWith('.cjs')).sort()).toEqual(['cli.cjs', 'mcp.cjs']);
+    } finally {
+      cleanup(dir);
+    }
+  });
+
+  it('init loads the lefthook readers only where lefthook runs the hooks and a config of it is there', () => {
+    assertBuilt();
+    const dir = makeRepo();
+    try {
+      const init = () => filesLoaded(dir, ['init']).filter((f) => f.endsWith('.cjs'));
+      expect(init()).toEqual(['cli.cjs']);
+      write(dir, '.git/hooks/pre-push', '#!/bin/sh\n\ncall_lefthook()\n{\n  lefthook "$@"\n}\n\ncall_lefthook run "pre-push" "$@"\n');
+      expect(init()).toEqual(['cli.cjs']);
+      write(dir, 'lefthook.yml', 'pre-commit:\n  commands:\n    lint:\n      run: npm run lint # 8.0 notes\n');
+      expect(init().sort()).toEqual(['cli.cjs', 'lefthook-read.cjs']);
     } finally {
       cleanup(dir);
     }

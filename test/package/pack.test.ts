@@ -126,7 +126,7 @@ describe('npm pack', () => {
     const list = ok(run('tar', ['-tzf', tarball], work), 'tar -tzf').split('\n').filter(Boolean).map((p) => p.replace(/^package\//, ''));
     const allowed = /^(bin\/|dist\/|hooks\/|README\.md$|LICENSE$|package\.json$)/;
     expect(list.filter((p) => !allowed.test(p))).toEqual([]);
-    for (const f of ['README.md', 'LICENSE', 'package.json', 'bin/checkpoint.js', 'bin/package.json', 'hooks/pre-push', 'dist/index.js', 'dist/merge-driver.cjs', 'dist/types/index.d.ts']) {
+    for (const f of ['README.md', 'LICENSE', 'package.json', 'bin/checkpoint.js', 'bin/package.json', 'hooks/pre-push', 'dist/index.js', 'dist/merge-driver.cjs', 'dist/lefthook-read.cjs', 'dist/types/index.d.ts']) {
       expect(list, f).toContain(f);
     }
     expect(list.some((p) => /^(src|test|scripts|bench)\//.test(p) || p.endsWith('.ts') && !p.endsWith('.d.ts'))).toBe(false);

@@ -29,7 +29,7 @@ import { usesSha256 } from '../../git/object-format.js';
  */
 export async function run(_args: ParsedArgs, ctx: Context): Promise<number> {
   const root = rootOf(ctx);
-  const plans = [planCheckpointsDir(root), ...integrationPlans(root, ctx)];
+  const plans = [planCheckpointsDir(root), ...(await integrationPlans(root, ctx))];
   const { changes, notes } = applyPlans(plans);
   // Set up, and still never run: a later .gitattributes line decides merges of checkpoint files.
   notes.push(...overridingMergeLines(root).map(overriddenMessage));
@@ -79,7 +79,7 @@ function planFile(root: string, path: string, content: string, label: string, wh
 }
 
 /** Git integrations that init also sets up: the merge driver and the pre-push hook. */
-function integrationPlans(root: string, ctx: Context): InstallPlan[] {
+async function integrationPlans(root: string, ctx: Context): Promise<InstallPlan[]> {
   const note = (change: string): InstallPlan[] => [{ changes: [change], notes: [], apply() {} }];
   if (!existsSync(join(root, '.git'))) {
     const env = gitDirEnvNote(ctx.env);
@@ -92,7 +92,7 @@ function integrationPlans(root: string, ctx: Context): InstallPlan[] {
     ...(ignored === null ? [] : [{ changes: [], notes: [ignored], apply() {} }]),
     ...(sha256 === null ? [] : [{ changes: [], notes: [sha256], apply() {} }]),
     planDriver(root, process.execPath, bin),
-    planPrePushHook(root, readFileSync(HOOK_TEMPLATE_PATH, 'utf8'), process.execPath, bin, HOOK_TEMPLATE_PATH),
+    await planPrePushHook(root, readFileSync(HOOK_TEMPLATE_PATH, 'utf8'), process.execPath, bin, HOOK_TEMPLATE_PATH),
   ];
 }
 
