@@ -5,6 +5,8 @@ import { isAbsolute } from 'node:path';
 import { quoted } from '../one-line.js';
 import { CheckpointError, isCheckpointError } from '../errors.js';
 import { COMMANDS, findCommand, type Context } from './spec.js';
+import { runFrom } from '../store/paste-path.js';
+import { startDir } from '../store/root.js';
 import { closest, parseCommandArgs } from './parse.js';
 import { createOutput, decideColor, PERMISSION_HINT, refusedAccessOrRoom, stdoutIsTerminal, withHint, type Output, type Writer } from './render/output.js';
 
@@ -113,7 +115,8 @@ export async function main(argv: string[], env: NodeJS.ProcessEnv = process.env,
       env,
     };
     const mod = await spec.load();
-    return await mod.run(args, ctx);
+    // The paths in the commands it prints are written from where it takes file arguments (argBase).
+    return await runFrom(startDir(ctx.cwd, dirOverride), () => mod.run(args, ctx));
   } catch (e) {
     return report(e, out, wantsJson);
   }

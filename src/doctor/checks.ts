@@ -12,7 +12,7 @@ import { readable, type Loaded } from '../read/load.js';
 import { repairReason } from '../read/repair.js';
 import { readActionText, repairPlan } from '../protocol/repairable.js';
 import { fieldPlaces, listEntries } from '../protocol/field-places.js';
-import { shellQuote } from '../install/driver-command.js';
+import { pathArg } from '../store/paste-path.js';
 import type { Finding } from './types.js';
 import { markGoneCommand, resaveCommand, updateIt } from './fix-commands.js';
 import { lookupVerified, type Evidence } from './evidence.js';
@@ -718,7 +718,7 @@ export function checkGeneratedFiles(cp: Checkpoint, ctx: FileContext): (uncommit
         // ("vendor/lib/src/*.ts") or from above it ("vendor/*/src/*.ts", "vendor/**/x.ts").
         const subs = submodulesReached(ctx.root, target.alternatives, outside, exists.at ?? ((p) => projectEntry(ctx.root, p)));
         if (subs.length) {
-          findings.push({ ...base, level: 'info', path, message: `${shown(target.text)} matches no file in this checkout: ${submoduleNotCheckedOut(subs)}; not checked`, evidence: { file: target.text } });
+          findings.push({ ...base, level: 'info', path, message: `${shown(target.text)} matches no file in this checkout: ${submoduleNotCheckedOut(ctx.root, subs)}; not checked`, evidence: { file: target.text } });
         } else if ([...outside.files].some(test) || folded) {
           findings.push({ ...base, level: 'info', path, message: `${shown(target.text)} matches no file in this checkout; a sparse checkout leaves out what it may name; not checked`, evidence: { file: target.text } });
         } else if (goneNote(entry) !== null) {
@@ -907,7 +907,7 @@ function missingFile(rel: string, path: string, cp: Checkpoint, ctx: FileContext
       if (outside.files.has(rel) || leftOutFolder(outside, rel)) return notCheckedOut;
       // The submodule's file, not this repository's: HEAD holds its gitlink, the clone did not check it out.
       const sub = unpopulatedSubmodule(outside, rel, ctx.exists?.at ?? ((p) => projectEntry(ctx.root, p)));
-      if (sub !== undefined) return { ...base, level: 'info', message: `${shown(rel)} is ${submoduleNotCheckedOut(sub)}; not checked`, evidence: { file: rel } };
+      if (sub !== undefined) return { ...base, level: 'info', message: `${shown(rel)} is ${submoduleNotCheckedOut(ctx.root, sub)}; not checked`, evidence: { file: rel } };
       // Staged, never committed, then deleted: HEAD and the work tree agree (no `uncommitted`), the index holds it.
       if (ctx.inIndex?.(rel)) return deleted;
       // The newest walked commit with a change at `rel` (or a rename from it): the walk's index of
@@ -954,7 +954,7 @@ function missingFile(rel: string, path: string, cp: Checkpoint, ctx: FileContext
       if (unknown && !ctx.inIndex?.(rel)) return unknown;
       // A build output no commit holds, not built here (a fresh clone, CI): nothing to drift from.
       if (ignored) return { ...base, level: 'info', message: `${shown(rel)} is ignored by git (a build output?) and not built here; not checked`, evidence: { file: rel } };
-      return { ...base, level: 'warning', message: `${shown(rel)} is missing${notRemoved(rel, ctx.removalsSince)}`, evidence: { file: rel, missing: true } };
+      return { ...base, level: 'warning', message: `${shown(rel)} is missing${notRemoved(ctx.root, rel, ctx.removalsSince)}`, evidence: { file: rel, missing: true } };
     },
   };
 }
@@ -984,9 +984,9 @@ function submodulesReached(root: string, alternatives: readonly string[], outsid
 }
 
 /** Where a path lies that submodules not checked out hold, and how to check them out. */
-function submoduleNotCheckedOut(subs: string | readonly string[]): string {
+function submoduleNotCheckedOut(root: string, subs: string | readonly string[]): string {
   const list = typeof subs === 'string' ? [subs] : subs;
-  const init = list.map((sub) => (/^[\w./@+-]+$/.test(sub) ? sub : shellQuote(sub))).join(' ');
+  const init = list.map((sub) => pathArg(root, sub)).join(' ');
   const names = list.length === 1 ? `submodule ${shown(list[0]!)}, which is` : `submodules ${list.slice(0, -1).map((sub) => shown(sub)).join(', ')} and ${shown(list.at(-1)!)}, which are`;
   return `inside ${names} not checked out here (git submodule update --init ${init})`;
 }
@@ -1029,12 +1029,12 @@ function folderRemoval(rel: string, commits: readonly CommitInfo[], older: reado
  * What the search for a missing file's removal found: nothing in all of HEAD's history, or nothing
  * dated since `since` (a commit may be older, or misdated by a clock behind: git can say).
  */
-function notRemoved(rel: string, since: number | undefined): string {
+function notRemoved(root: string, rel: string, since: number | undefined): string {
   if (since === undefined) return '';
   if (since <= 0) return "; no commit in HEAD's history deleted or renamed it";
   const day = iso(since).slice(0, 10);
-  // Pasteable as printed: quoted when it needs it; a placeholder where one line cannot hold it.
-  const file = rel.length > 200 || /[\x00-\x1f\x7f-\x9f\u2028\u2029]/.test(rel) ? '<the path>' : /^[\w./@+-]+$/.test(rel) ? rel : shellQuote(rel);
+  // Pasteable as printed where doctor runs: quoted when it needs it; a placeholder where one line cannot hold it.
+  const file = rel.length > 200 || /[\x00-\x1f\x7f-\x9f\u2028\u2029]/.test(rel) ? '<the path>' : pathArg(root, rel);
   return `; no commit in HEAD's history dated since ${day} deleted or renamed it (an older or misdated one may have: \`git log --full-history -1 -- ${file}\`)`;
 }
 

@@ -7,6 +7,7 @@ import { findCommand, type Context } from '../cli/spec.js';
 import { createOutput, PERMISSION_HINT, refusedAccessOrRoom, withHint } from '../cli/render/output.js';
 import { escapeControl, oneLine } from '../one-line.js';
 import { MCP_SPELLING } from '../protocol/op-spelling.js';
+import { runFrom } from '../store/paste-path.js';
 
 export interface Captured {
   code: number;
@@ -64,7 +65,8 @@ export async function invoke(name: string, argv: string[], cwd: string, json: bo
   };
   try {
     const args = parseCommandArgs(spec, argv);
-    cap.code = await (await spec.load()).run(args, ctx);
+    const mod = await spec.load();
+    cap.code = await runFrom(cwd, () => mod.run(args, ctx));
     return cap;
   } catch (e) {
     throw asFailure(e);

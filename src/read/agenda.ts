@@ -17,6 +17,7 @@ import { checkpointsIndex, checkpointsOutside } from '../store/index-conflicts.j
 import { outsideAsked, type OutsideCheckpoints } from '../store/sparse-checkout.js';
 import { MAX_FIX_FLAGS, repairPlan, type RepairNote } from '../protocol/repairable.js';
 import { needsResolve, repairReason } from './repair.js';
+import { pathArg } from '../store/paste-path.js';
 
 // Also what show uses, apart so it loads none of the walk: read/repair.ts.
 export { blockingError, needsResolve, repairEntry, repairReason } from './repair.js';
@@ -205,12 +206,12 @@ export function needsRepairLines(agenda: Agenda): string[] {
  * line, the exact `checkpoint update` (every word safe to paste: see shell-words.ts). Never
  * `reset`: the file is sound apart from these fields.
  */
-export function repairNoteLine(item: Pick<AgendaItem, 'skill' | 'repairs'>): string | null {
+export function repairNoteLine(item: Pick<AgendaItem, 'skill' | 'repairs'>, root: string): string | null {
   const [first, ...more] = item.repairs;
   if (!first) return null;
   const file = `.checkpoints/${item.skill}.checkpoint.json`;
   const plan = repairPlan(item.skill, item.repairs);
-  const rest = plan.more ? `; the fix covers ${MAX_FIX_FLAGS}, \`checkpoint validate ${file}\` lists all` : '';
+  const rest = plan.more ? `; the fix covers ${MAX_FIX_FLAGS}, \`checkpoint validate ${pathArg(root, file)}\` lists all` : '';
   const also = more.length ? ` (and ${more.length} more: ${more.slice(0, 3).map((r) => r.path).join(', ')}${more.length > 3 ? ', …' : ''}${rest})` : '';
   const byHand = plan.byHand.length ? `; by hand in ${file}: ${plan.byHand.join('; ')}` : '';
   const fix = plan.command === null ? '' : `; fix: ${plan.command}`;

@@ -12,6 +12,7 @@ import type { Checkpoint, JsonObject } from '../protocol/types.js';
 import { checkpointPath, checkpointsDir, display, listCheckpointFiles, readCheckpointFile, type CheckpointFile } from '../store/checkpoints.js';
 import { misnamedProblem, misnamedStem } from '../store/skill-name.js';
 import { CHECKPOINTS_DIR } from '../store/root.js';
+import { pathArg } from '../store/paste-path.js';
 import { Verdicts } from '../store/verdicts.js';
 import { readableView, type RepairNote } from '../protocol/repairable.js';
 import { stampWrite } from '../protocol/scaffold.js';
@@ -77,7 +78,7 @@ export function withConflicts(root: string, loaded: Loaded[], only?: string, ind
     const code = l.misnamed ? undefined : conflicts.get(l.skill);
     if (code === undefined) return l;
     conflicts.delete(l.skill);
-    if (l.problem?.includes(CONFLICT_REASON)) return { ...l, conflict: { code, repair: `checkpoint resolve ${CHECKPOINTS_DIR}/${l.skill}.checkpoint.json` } };
+    if (l.problem?.includes(CONFLICT_REASON)) return { ...l, conflict: { code, repair: `checkpoint resolve ${pathArg(root, `${CHECKPOINTS_DIR}/${l.skill}.checkpoint.json`)}` } };
     const report = conflictReport(root, l.skill, code, lstatSync(l.path, { throwIfNoEntry: false }) !== undefined);
     return { skill: l.skill, path: l.path, problem: report.problem, conflict: { code, repair: report.repair } };
   });

@@ -9,7 +9,6 @@ import { CheckpointError, isCheckpointError } from '../errors.js';
 import { JsonNumberRangeError, JsonSyntaxError, JsonUnsafeKeyError, MAX_JSON_DEPTH, parseJson, tooDeepAt, type LiteralTexts } from '../protocol/json.js';
 import { joinPath } from '../protocol/path.js';
 import { shown } from '../one-line.js';
-import { shellQuote } from '../shell-words.js';
 import { DEFAULT_FORMAT, detectFormat, escapeNonAscii, formatJson, nonAsciiEscapes, numberTextIn, type TextFormat } from '../protocol/format.js';
 import { formatKeepingLayout } from '../protocol/layout.js';
 import { MAX_CHECKPOINT_BYTES, validateCheckpoint, type Issue } from '../protocol/validate.js';
@@ -23,6 +22,7 @@ import { writeFileAtomic } from './atomic.js';
 import { checkpointsOutside, refuseConflicted, refuseOutside } from './index-conflicts.js';
 import { outsideLine } from './sparse-checkout.js';
 import { withLock } from './lock.js';
+import { pathArg } from './paste-path.js';
 import type { BigIntStats } from 'node:fs';
 import { parseKnownJson } from './trusted-json.js';
 import { ensureProjectDir, isNormalAbsolute, linkAt, listProjectDir, projectPathExists, readProjectFile, readProjectText, removeEmptyDir, statProjectFile, writablePath } from './safe-fs.js';
@@ -461,7 +461,7 @@ function refuseCaseTwin(root: string, skill: string): void {
   if (twin === undefined) return;
   const from = `${CHECKPOINTS_DIR}/${twin}`;
   throw new CheckpointError('E_SKILL_NAME', `${shown(from)} already holds a checkpoint named like "${skill}" in another case; a second file would collide in a macOS or Windows checkout; nothing was created`, {
-    hint: `make it this skill's: git mv ${shellQuote(from)} ${CHECKPOINTS_DIR}/${name} (plain mv while git does not track it), or name the new skill otherwise`,
+    hint: `make it this skill's: git mv ${pathArg(root, from)} ${pathArg(root, `${CHECKPOINTS_DIR}/${name}`)} (plain mv while git does not track it), or name the new skill otherwise`,
   });
 }
 

@@ -11,6 +11,7 @@ import { gitFailed, gitOutputSync as git, runGitSync } from '../git/git-process.
 import { indexRefusal } from '../git/index-damage.js';
 import { gitdirOrNull } from '../git/locate.js';
 import { checkpointsDir } from './checkpoints.js';
+import { pathArg } from './paste-path.js';
 import { listProjectDir, locate, readProjectText, statProjectFile } from './safe-fs.js';
 import { conflictAt, conflictHow, conflictReportAt, typeConflictCopy } from './index-conflicts.js';
 import { isMisnamedCheckpoint, misnamedReason, SKILL_NAME_RULE, skillFromFileName } from './skill-name.js';
@@ -185,13 +186,14 @@ function misnamedRefusal(rel: string): CheckpointError {
 export function missingConflict(root: string, rel: string): { what: string; advice: string } {
   const gone = "missing from the work tree, but git's index still holds its merge";
   const stages = readStages(root, rel);
+  const arg = pathArg(root, rel);
   if (stages && 'deleted' in stages) {
-    return { what: gone, advice: `bring the changed side back with \`git checkout --${stages.deleted === 'ours' ? 'theirs' : 'ours'} -- ${rel}\`, then rerun \`checkpoint resolve\`; or accept the deletion with \`checkpoint resolve --accept-deletion ${rel}\` (the changed side is archived in history/)` };
+    return { what: gone, advice: `bring the changed side back with \`git checkout --${stages.deleted === 'ours' ? 'theirs' : 'ours'} -- ${arg}\`, then rerun \`checkpoint resolve\`; or accept the deletion with \`checkpoint resolve --accept-deletion ${arg}\` (the changed side is archived in history/)` };
   }
   const code = stages === null ? conflictAt(root, rel) : undefined;
-  if (code === 'DD') return { what: `deleted or renamed on both sides (DD), and still unmerged in git's index`, advice: `${conflictReportAt(rel, code, false).repair}, then rerun \`checkpoint resolve\`` };
-  if (code === 'AU' || code === 'UA') return { what: `missing from the work tree, but git's index still holds it unmerged ${conflictHow(code)}`, advice: conflictReportAt(rel, code, false, typeConflictCopy(root, rel)).repair };
-  return { what: gone, advice: `bring it back with \`git checkout --merge -- ${rel}\`, then rerun \`checkpoint resolve\`` };
+  if (code === 'DD') return { what: `deleted or renamed on both sides (DD), and still unmerged in git's index`, advice: `${conflictReportAt(root, rel, code, false).repair}, then rerun \`checkpoint resolve\`` };
+  if (code === 'AU' || code === 'UA') return { what: `missing from the work tree, but git's index still holds it unmerged ${conflictHow(code)}`, advice: conflictReportAt(root, rel, code, false, typeConflictCopy(root, rel)).repair };
+  return { what: gone, advice: `bring it back with \`git checkout --merge -- ${arg}\`, then rerun \`checkpoint resolve\`` };
 }
 
 function isModifyDelete(root: string, rel: string): boolean {

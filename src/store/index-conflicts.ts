@@ -14,6 +14,7 @@ import { BASE, indexUnder, OURS, THEIRS, unmergedUnder, type IndexUnder, type St
 import { MAX_MERGE_BYTES } from '../merge/driver.js';
 import { hasConflictMarkers } from '../merge/markers.js';
 import { CHECKPOINTS_DIR } from './root.js';
+import { pathArg } from './paste-path.js';
 import { MAX_CHECKPOINT_BYTES } from '../protocol/validate.js';
 import { readProjectText, statProjectFile } from './safe-fs.js';
 import { CHECKPOINT_SUFFIX, skillFromFileName } from './skill-name.js';
@@ -132,11 +133,12 @@ export function conflictHow(code: Exclude<ConflictCode, 'DU' | 'UD'>): string {
  */
 export function conflictReport(root: string, skill: string, code: ConflictCode, present: boolean): ConflictReport {
   const file = `${CHECKPOINTS_DIR}/${skill}${CHECKPOINT_SUFFIX}`;
-  const report = conflictReportAt(file, code, present, code === 'AU' || code === 'UA' ? typeConflictCopy(root, file) : null);
+  const report = conflictReportAt(root, file, code, present, code === 'AU' || code === 'UA' ? typeConflictCopy(root, file) : null);
   // The merge driver leaves a merge over the cap whole and unmarked: resolve --add refuses its
   // size and rotate its unmerged state, so the way out is git's own add first.
   if ((code === 'UU' || code === 'AA') && present && overCap(root, file)) {
-    return { ...report, repair: `it is over the 4 MiB a checkpoint may hold: git add ${file}, then checkpoint rotate ${skill} (it reads up to 16 MiB), then git add ${file} again` };
+    const arg = pathArg(root, file);
+    return { ...report, repair: `it is over the 4 MiB a checkpoint may hold: git add ${arg}, then checkpoint rotate ${skill} (it reads up to 16 MiB), then git add ${arg} again` };
   }
   return report;
 }
@@ -152,23 +154,26 @@ function overCap(root: string, file: string): boolean {
 /**
  * conflictReport of the file `file` (repo-relative): a checkpoint, or a history file `resolve`
  * names; `copy`: where git put the other side of a distinct-types conflict (typeConflictCopy).
+ * The problem names files from the root, as every reader lists them; the repair's commands name
+ * them from where the command runs (pathArg), to be pasted there.
  */
-export function conflictReportAt(file: string, code: ConflictCode, present: boolean, copy: string | null = null): ConflictReport {
-  const keep = `checkpoint resolve --add ${file}`;
+export function conflictReportAt(root: string, file: string, code: ConflictCode, present: boolean, copy: string | null = null): ConflictReport {
+  const arg = pathArg(root, file);
+  const keep = `checkpoint resolve --add ${arg}`;
   const gone = ', and the file is gone from the work tree';
-  if (copy !== null && (code === 'AU' || code === 'UA')) return typeConflictReport(file, code, present, copy);
+  if (copy !== null && (code === 'AU' || code === 'UA')) return typeConflictReport(file, code, present, copy, arg, pathArg(root, copy));
   switch (code) {
     case 'DU':
     case 'UD': {
       const [deleter, changer, side] = code === 'DU' ? ['our side (HEAD)', 'theirs', 'theirs'] : ['their side', 'ours (HEAD)', 'ours'];
       const what = `${file}: modify/delete conflict (${code}): ${deleter} deleted it, ${changer} changed it`;
-      const accept = `accept the deletion, the change archived in history/: checkpoint resolve --accept-deletion ${file}`;
+      const accept = `accept the deletion, the change archived in history/: checkpoint resolve --accept-deletion ${arg}`;
       if (present) return { problem: `${what}; the file holds ${side === 'ours' ? 'our' : 'their'} version, not merged yet`, repair: `keep it: ${keep}; ${accept}` };
-      return { problem: `${what}${gone}`, repair: `${accept}; or bring it back: git checkout --${side} -- ${file}, then ${keep}` };
+      return { problem: `${what}${gone}`, repair: `${accept}; or bring it back: git checkout --${side} -- ${arg}, then ${keep}` };
     }
     case 'UU':
     case 'AA': {
-      if (!present) return { problem: `${file}: missing from the work tree, but git's index still holds its merge ${conflictHow(code)}`, repair: `bring it back: git checkout --merge -- ${file}, then checkpoint resolve` };
+      if (!present) return { problem: `${file}: missing from the work tree, but git's index still holds its merge ${conflictHow(code)}`, repair: `bring it back: git checkout --merge -- ${arg}, then checkpoint resolve` };
       return { problem: `${file}: merge not marked resolved ${conflictHow(code)}: no conflict markers in the file, but git's index still holds it unmerged`, repair: `if it is the merge you want, ${keep} checks and stages it` };
     }
     case 'AU':
@@ -177,12 +182,12 @@ export function conflictReportAt(file: string, code: ConflictCode, present: bool
       // `git mv` renames the file, not the skill it names: resolve --add refuses it until they agree.
       const skill = skillFromFileName(file.slice(file.lastIndexOf('/') + 1));
       const named = skill === null ? '' : `, once its "skill" is "${skill}" (a file renamed with git mv alone still names the old one)`;
-      if (present) return { problem: what, repair: `keep it: ${keep}${named}; drop it: git rm ${file}` };
-      return { problem: `${what}${gone}`, repair: `drop it: git rm ${file}; or bring it back: git checkout --${code === 'AU' ? 'ours' : 'theirs'} -- ${file}, then ${keep}` };
+      if (present) return { problem: what, repair: `keep it: ${keep}${named}; drop it: git rm ${arg}` };
+      return { problem: `${what}${gone}`, repair: `drop it: git rm ${arg}; or bring it back: git checkout --${code === 'AU' ? 'ours' : 'theirs'} -- ${arg}, then ${keep}` };
     }
     case 'DD':
-      if (present) return { problem: `${file}: merge not marked resolved ${conflictHow(code)}, yet a file of that name is in the work tree`, repair: `keep the file: ${keep}; drop it from the index: git rm --cached ${file}` };
-      return { problem: `${file}: merge not marked resolved ${conflictHow(code)}`, repair: `accept the deletion: git rm ${file}` };
+      if (present) return { problem: `${file}: merge not marked resolved ${conflictHow(code)}, yet a file of that name is in the work tree`, repair: `keep the file: ${keep}; drop it from the index: git rm --cached ${arg}` };
+      return { problem: `${file}: merge not marked resolved ${conflictHow(code)}`, repair: `accept the deletion: git rm ${arg}` };
   }
 }
 
@@ -190,12 +195,13 @@ export function conflictReportAt(file: string, code: ConflictCode, present: bool
  * A distinct-types conflict: one side made `file` a symbolic link (or a submodule), the other
  * changed it as a file, which git recorded as `copy`. That copy is the checkpoint to keep (a
  * write never goes through a link): moved back into place, then staged as resolve stages it.
+ * `fileArg`, `copyArg`: the two as words of the repair's commands (pathArg).
  */
-function typeConflictReport(file: string, code: 'AU' | 'UA', present: boolean, copy: string): ConflictReport {
+function typeConflictReport(file: string, code: 'AU' | 'UA', present: boolean, copy: string, fileArg: string, copyArg: string): ConflictReport {
   const side = copy.endsWith('~HEAD') ? 'ours (HEAD)' : 'theirs';
   const problem = `${file}: distinct-types conflict (${code}): one side replaced the file with a link or submodule, and git moved ${side} to ${copy}${present ? '' : '; the path itself is gone from the work tree'}`;
-  const back = `${present ? `rm ${file} && ` : ''}mv ${copy} ${file} && git rm -q --cached ${copy} && checkpoint resolve --add ${file}`;
-  return { problem, repair: `keep the file: ${back}; keep the other side instead: git rm -q ${copy} && git add ${file}` };
+  const back = `${present ? `rm ${fileArg} && ` : ''}mv ${copyArg} ${fileArg} && git rm -q --cached ${copyArg} && checkpoint resolve --add ${fileArg}`;
+  return { problem, repair: `keep the file: ${back}; keep the other side instead: git rm -q ${copyArg} && git add ${fileArg}` };
 }
 
 /**

@@ -10,6 +10,7 @@ import { uniqueSuffix } from './atomic.js';
 import { CheckpointError } from '../errors.js';
 import { shown } from '../one-line.js';
 import { readLeaf } from './safe-fs.js';
+import { pathArg } from './paste-path.js';
 
 /** This machine's name, asked only when a lock is taken or judged: read-only commands never load node:os. */
 const hostname = (): string => process.getBuiltinModule('node:os').hostname();
@@ -232,7 +233,7 @@ async function notCommitted(lockPath: string): Promise<void> {
   const { indexNames } = await import('../git/skip-worktree.js');
   if (!indexNames(root, [rel]).has(rel)) return;
   throw new CheckpointError('E_LOCKED', `${rel} is committed to git: it is no lock a checkpoint process holds, so the skill cannot be locked`, {
-    hint: `remove it from git and from disk (git rm ${rel}, then commit); lock files are never committed (.checkpoints/.gitignore)`,
+    hint: `remove it from git and from disk (git rm ${pathArg(root, rel)}, then commit); lock files are never committed (.checkpoints/.gitignore)`,
   });
 }
 

@@ -8,6 +8,7 @@
 // Loaded by the merge driver too, so it takes fs from process.getBuiltinModule (no ESM facade).
 import { CheckpointError } from '../errors.js';
 import { shownPath } from '../one-line.js';
+import { pathArg } from './paste-path.js';
 
 const fs = process.getBuiltinModule('node:fs');
 const path = process.getBuiltinModule('node:path');
@@ -468,7 +469,7 @@ export function ownFolder(root: string, parent: string, name: string, opts: { cr
       // A link out of the project, into .git, dangling or in a loop: refused as every path is.
       const to = locate(root, named).real;
       throw new CheckpointError('E_UNSAFE', `${show(root, named)} is a link to ${show(realRoot(root), to)}, not a folder of ${show(root, path.resolve(root, parent))}/; refused to ${opts.refused}`, {
-        hint: `replace the link with a real folder (git rm ${show(root, named)}, then move what it held into a new ${show(root, named)}/)`,
+        hint: `replace the link with a real folder (git rm ${pathArg(root, path.relative(root, named).split(path.sep).join('/'))}, then move what it held into a new ${show(root, named)}/)`,
       });
     }
     if (st) throw unsafe(`${show(root, named)} is ${kindOf(st)}, not a folder; refused`, 'remove or rename it');

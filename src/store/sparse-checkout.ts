@@ -8,6 +8,7 @@ import { join } from 'node:path';
 import { CheckpointError } from '../errors.js';
 import { CHECKPOINTS_DIR } from './root.js';
 import { projectPathExists } from './safe-fs.js';
+import { pathArg } from './paste-path.js';
 import { CHECKPOINT_SUFFIX, skillFromFileName } from './skill-name.js';
 
 /** What brings .checkpoints/ into a sparse checkout, cone or not (a sparse index too). */
@@ -64,7 +65,7 @@ export function refuseOutsideCheckout(root: string, act: string, skill: string |
   if (own !== null && skipped.has(own) && present(root, own)) {
     // Marked by hand (git update-index --skip-worktree): the file is here, git looks past it.
     throw new CheckpointError('E_SPARSE', `refused to ${act}: git's index marks ${own} skip-worktree, so git would not see this write; the file was not changed`, {
-      hint: `git update-index --no-skip-worktree ${own}, then run the command again`,
+      hint: `git update-index --no-skip-worktree ${pathArg(root, own)}, then run the command again`,
     });
   }
   const missing = [...skipped].filter((path) => path === FOLDER || !present(root, path));

@@ -682,8 +682,9 @@ describe('a distinct-types conflict: one side made the checkpoint a symbolic lin
     const copy = `${FILE}${suffix}`;
     expect(git(dir, ['status', '--porcelain', '--', FILE])).toBe(`${code} ${FILE}\n`);
     const problem = `${FILE}: distinct-types conflict (${code}): one side replaced the file with a link or submodule, and git moved ${suffix === '~HEAD' ? 'ours (HEAD)' : 'theirs'} to ${copy}`;
-    const keep = `rm ${FILE} && mv ${copy} ${FILE} && git rm -q --cached ${copy} && checkpoint resolve --add ${FILE}`;
-    expect((await runCli(dir, ['status'])).stdout).toContain(`${problem} (keep the file: ${keep}; keep the other side instead: git rm -q ${copy} && git add ${FILE})`);
+    // Quoted in the commands: \`~\` is a pattern to zsh's extended_glob.
+    const keep = `rm ${FILE} && mv '${copy}' ${FILE} && git rm -q --cached '${copy}' && checkpoint resolve --add ${FILE}`;
+    expect((await runCli(dir, ['status'])).stdout).toContain(`${problem} (keep the file: ${keep}; keep the other side instead: git rm -q '${copy}' && git add ${FILE})`);
     const up = await runCli(dir, ['update', 'api', '--step=sprint-3']);
     expect(up.code).toBe(2);
     expect(errorLine(up.stderr).message).toBe(`refused to update api: ${problem}; the file was not changed`);

@@ -149,7 +149,7 @@ describe('a new skill named like a misnamed file in another case', () => {
     const before = readFileSync(join(dir, '.checkpoints/Deploy-Ops.checkpoint.json'));
     const r = await runCli(dir, ['update', 'deploy-ops', '--next_actions+=ship v3']);
     expect(r.code).toBe(2);
-    expect(r.stderr).toBe("checkpoint: .checkpoints/Deploy-Ops.checkpoint.json already holds a checkpoint named like \"deploy-ops\" in another case; a second file would collide in a macOS or Windows checkout; nothing was created; hint: make it this skill's: git mv '.checkpoints/Deploy-Ops.checkpoint.json' .checkpoints/deploy-ops.checkpoint.json (plain mv while git does not track it), or name the new skill otherwise\n");
+    expect(r.stderr).toBe("checkpoint: .checkpoints/Deploy-Ops.checkpoint.json already holds a checkpoint named like \"deploy-ops\" in another case; a second file would collide in a macOS or Windows checkout; nothing was created; hint: make it this skill's: git mv .checkpoints/Deploy-Ops.checkpoint.json .checkpoints/deploy-ops.checkpoint.json (plain mv while git does not track it), or name the new skill otherwise\n");
     expect(readFileSync(join(dir, '.checkpoints/Deploy-Ops.checkpoint.json'))).toEqual(before);
     expect(git(dir, ['status', '--porcelain'])).toBe('');
     // Followed as printed, the update lands in the renamed file.

@@ -218,7 +218,7 @@ describe('resolve takes a merge up from the file, never over what is settled', (
       expect(r.code, args.join(' ')).toBe(1);
       expect(r.stderr).toContain(`${FILE}:${line}:`);
       expect(r.stderr).toContain(`not valid JSON outside the conflict blocks`);
-      expect(r.stderr).toContain(`git checkout --merge -- '${FILE}'`);
+      expect(r.stderr).toMatch(/git checkout --merge -- \.checkpoints\/api\.checkpoint\.json$/m); // a path the shell reads as it is: bare, as every printed path
       expect(r.stderr).not.toMatch(/base is not valid|no conflict at/);
       expect(read(dir, FILE)).toBe(slipped);
     }
@@ -237,7 +237,7 @@ describe('resolve takes a merge up from the file, never over what is settled', (
       expect(r.code, args.join(' ')).toBe(1);
       expect(r.stderr).toContain(`${FILE}:`);
       expect(r.stderr).toMatch(/not closed|never closed/);
-      expect(r.stderr).toContain(`git checkout --merge -- '${FILE}'`);
+      expect(r.stderr).toMatch(/git checkout --merge -- \.checkpoints\/api\.checkpoint\.json$/m); // a path the shell reads as it is: bare, as every printed path
       expect(read(dir, FILE)).toBe(broken);
       expect(git(dir, ['status', '--porcelain'])).toMatch(/^UU /m);
     }

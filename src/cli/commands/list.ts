@@ -48,7 +48,7 @@ export async function run(_args: ParsedArgs, ctx: Context): Promise<number> {
     const notes = slips?.notes;
     if (notes?.length) {
       const item = { skill: l.skill, repairs: notes };
-      return { ...row, error: repairNoteLine(item)!.replace(/^note: [^:]*: /, ''), repairs: repairsEntry(item) };
+      return { ...row, error: repairNoteLine(item, root)!.replace(/^note: [^:]*: /, ''), repairs: repairsEntry(item) };
     }
     return { ...row, error: repairReason(l) };
   });

@@ -93,7 +93,7 @@ export async function run(args: ParsedArgs, ctx: Context): Promise<number> {
   for (const s of rec.skipped_as_landed) lines.push(c.dim(`  skipped next_actions[${s.index}] "${q(s.text)}": ${q(s.evidence)}`));
   for (const b of rec.landed_blockers) lines.push(c.yellow(`  blocker ${q(b.id)}: ${q(b.description)} — ${q(landedBlockerNote(b))}`));
   if (agenda.historyError !== null && rec.kind === 'action' && mentionsWork(top.checkpoint)) lines.push(c.dim('  note: git history could not be read: whether this already landed is not known (see the warning above)'));
-  for (const i of slips) lines.push(c.yellow(`  ${q(repairNoteLine(i)!)}`));
+  for (const i of slips) lines.push(c.yellow(`  ${q(repairNoteLine(i, root)!)}`));
   if (unverifiable) lines.push(c.dim('  note: shallow clone: work that landed before its boundary is not seen (`git fetch --unshallow` to check)'));
   if (outside) lines.push(c.yellow(`  ${outside}`));
   // One write, ending in its newline (out adds none).

@@ -12,9 +12,9 @@ import { jsonEqual } from '../../merge/json-value.js';
 import { isJsonObject, ownValue, safeKeys } from '../../protocol/identity.js';
 import { formatKeepingLayout } from '../../protocol/layout.js';
 import { handSlipIn } from '../../merge/hand-slip.js';
-import { shellQuote } from '../../shell-words.js';
 import { samePath, type Settlement } from '../../merge/settle.js';
 import { readConfig } from '../../store/config.js';
+import { pathArg } from '../../store/paste-path.js';
 import { display, replaceCheckpointText, type Clock } from '../../store/checkpoints.js';
 import { MAX_RESOLVE_BYTES, filesWithMarkers, scanForMarkers, tooLargeMessage, misnamedAdvice, misnamedCheckpointRel, missingConflict, readStages, refuseMisnamed, resolvableFile, resolvableSkill, unmergedCheckpointPaths, type ResolvableFile } from '../../store/conflicts.js';
 import { readProjectText, statProjectFile } from '../../store/safe-fs.js';
@@ -120,12 +120,12 @@ export async function run(args: ParsedArgs, ctx: Context): Promise<number> {
         resolved: o.archive
           ? `✓ accepted the deletion by ${deleter} and staged it; the version ${changer} changed is archived in ${o.archive}${add ? ' (staged)' : ` (git add it to commit it with the merge)`}; \`checkpoint restore ${o.archive.split('/').pop()}\` brings it back`
           : o.deleted
-          ? `✓ kept the changed file and staged it; ${deleter} deleted it (\`git rm -f ${o.path}\` accepts the deletion instead)`
+          ? `✓ kept the changed file and staged it; ${deleter} deleted it (\`git rm -f ${pathArg(root, o.path)}\` accepts the deletion instead)`
           : o.oneSide
           ? // Theirs alone is never what git leaves (a driver that failed or is gone leaves ours): `git checkout --theirs` made it.
             `✓ holds ${o.oneSide}' side alone, ${o.oneSide === 'ours' ? 'as git left it' : 'as `git checkout --theirs` leaves it'}: ${o.oneSide === 'ours' ? 'theirs' : 'ours'}' changes are not in it${add ? '; staged as it is' : ' (--add stages it as it is)'}`
           : `✓ ${o.source === 'file' ? 'already resolved in the file' : `resolved from ${o.source}`}${add ? ' and staged' : ' (stage it with git add, or rerun with --add)'}`,
-        'deleted-on-one-side': `✗ deleted on ${deleter}, changed on ${changer}: \`checkpoint resolve --add ${o.path}\` keeps the changed file, \`checkpoint resolve --accept-deletion ${o.path}\` accepts the deletion (archiving the changed version in history/)`,
+        'deleted-on-one-side': `✗ deleted on ${deleter}, changed on ${changer}: \`checkpoint resolve --add ${pathArg(root, o.path)}\` keeps the changed file, \`checkpoint resolve --accept-deletion ${pathArg(root, o.path)}\` accepts the deletion (archiving the changed version in history/)`,
         conflict: '✗ real conflicts remain (markers only around them; settle one with --ours <path> or --theirs <path>)',
         invalid: '✗ the merged result is invalid: the file is left as it was',
         unparseable: '✗ cannot be merged semantically: the file is left as it was',
@@ -180,7 +180,7 @@ function planOne(root: string, file: ResolvableFile, extraRules: PolicyRule[], s
   // side; nothing to merge, so the report names the copy and how to put it back.
   const copy = stages === null && unmerged.has(rel) ? typeConflictCopy(root, rel) : null;
   if (copy !== null) {
-    const report = conflictReportAt(rel, conflictAt(root, rel) === 'UA' ? 'UA' : 'AU', lstatSync(file.abs, { throwIfNoEntry: false }) !== undefined, copy);
+    const report = conflictReportAt(root, rel, conflictAt(root, rel) === 'UA' ? 'UA' : 'AU', lstatSync(file.abs, { throwIfNoEntry: false }) !== undefined, copy);
     return { file, outcome: { path: rel, status: 'unparseable', messages: [`checkpoint: ${report.problem}`, `checkpoint: ${report.repair}`] }, unmatched: requested, problem: `is in a ${report.problem.slice(rel.length + 2)}` };
   }
   const onDisk = readProjectText(root, file.abs, { maxBytes: MAX_RESOLVE_BYTES }) ?? '';
@@ -198,7 +198,7 @@ function planOne(root: string, file: ResolvableFile, extraRules: PolicyRule[], s
   // never replaced by a merge of the stages; the place, and git's way back.
   if (!marked && stages) {
     const slip = markerProblem(onDisk)!;
-    return { file, outcome: { path: rel, status: 'unparseable', messages: [`checkpoint: ${rel}:${slip.line}: ${slip.reason}: mend the markers by hand, then run resolve again; or start again from git's conflict (this drops the file's edits): git checkout --merge -- ${shellQuote(rel)}`] }, unmatched: [] };
+    return { file, outcome: { path: rel, status: 'unparseable', messages: [`checkpoint: ${rel}:${slip.line}: ${slip.reason}: mend the markers by hand, then run resolve again; or start again from git's conflict (this drops the file's edits): git checkout --merge -- ${pathArg(root, rel)}`] }, unmatched: [] };
   }
   // The file is the truth once it differs from what git left: markers we wrote (the driver's,
   // or an earlier resolve's) are taken up where they are, so nothing settled is merged again.
@@ -209,7 +209,7 @@ function planOne(root: string, file: ResolvableFile, extraRules: PolicyRule[], s
     // Broken outside the blocks (a hand edit while settling): that place, and git's way back.
     const slip = handSlipIn(marked.segments);
     if (slip !== null) {
-      const back = stages ? `; or start again from git's conflict: git checkout --merge -- ${shellQuote(rel)}` : '';
+      const back = stages ? `; or start again from git's conflict: git checkout --merge -- ${pathArg(root, rel)}` : '';
       return { file, outcome: { path: rel, status: 'unparseable', messages: [`checkpoint: ${rel}:${slip.line}:${slip.column}: not valid JSON outside the conflict blocks (${slip.reason}), as every side reads it: fix that line by hand, then run resolve again${back}`] }, unmatched: [] };
     }
     // The stages still tell what each side logged done, which the markers' one merged log does not,
@@ -224,7 +224,7 @@ function planOne(root: string, file: ResolvableFile, extraRules: PolicyRule[], s
   }
   if (stages) {
     if (!marked || marked.blocks > 0) return plan('stages', mergeCheckpointTexts({ ...stages, extraRules, fileName: rel, settle, keepLayout }), [stages.ours, stages.theirs]);
-    return oneSideOnly(settledFile(file, onDisk, [stages.ours, stages.theirs], requested), onDisk, stages, extraRules);
+    return oneSideOnly(root, settledFile(file, onDisk, [stages.ours, stages.theirs], requested), onDisk, stages, extraRules);
   }
   if (!marked) return { file, outcome: { path: rel, status: 'unparseable', messages: [`checkpoint: ${rel}: its conflict markers are nested or unclosed and git holds no stages to merge from: settle it by hand`] }, unmatched: requested };
   // No markers: settled already (by hand or an earlier run); if git still calls it unmerged, check it before it is staged.
@@ -302,7 +302,7 @@ function valueOf(text: string): JsonValue | undefined {
  * Still staged by --add (taking one side whole is a choice), but never called merged: the other
  * side's changes are named as missing, with the way to merge them.
  */
-function oneSideOnly(plan: Plan, onDisk: string, stages: { base: string | null; ours: string; theirs: string }, extraRules: PolicyRule[]): Plan {
+function oneSideOnly(root: string, plan: Plan, onDisk: string, stages: { base: string | null; ours: string; theirs: string }, extraRules: PolicyRule[]): Plan {
   if (plan.outcome.status !== 'resolved') return plan;
   const [mine, ours, theirs] = [valueOf(onDisk), valueOf(stages.ours), valueOf(stages.theirs)];
   // One side git could not give as JSON (saved as UTF-16 by an editor, binary): the driver left
@@ -310,20 +310,23 @@ function oneSideOnly(plan: Plan, onDisk: string, stages: { base: string | null; 
   const broken = mine === undefined ? null : ours === undefined && theirs !== undefined && jsonEqual(mine, theirs) ? 'ours' : theirs === undefined && ours !== undefined && jsonEqual(mine, ours) ? 'theirs' : null;
   if (broken !== null) {
     const rel = plan.file.rel;
+    const arg = pathArg(root, rel);
     const [kept, stage] = broken === 'theirs' ? ['ours', 3] : ['theirs', 2];
     const problem = `holds ${kept} alone: ${broken} is not valid JSON (not UTF-8, or not JSON at all), so nothing of it was merged`;
-    const ways = `look at it with \`git show :${stage}:${rel}\`, bring its changes into the file by hand, then \`checkpoint resolve --add ${rel}\`; or keep ${kept} as it is: \`git add ${rel}\``;
+    // `:<stage>:<path>` names the path from the top wherever git runs: no pathArg there.
+    const ways = `look at it with \`git show :${stage}:${rel}\`, bring its changes into the file by hand, then \`checkpoint resolve --add ${arg}\`; or keep ${kept} as it is: \`git add ${arg}\``;
     return { ...plan, problem, outcome: { ...plan.outcome, status: 'unparseable', messages: [...plan.outcome.messages, `checkpoint: ${rel} ${problem}; ${ways}`] } };
   }
   if (mine === undefined || ours === undefined || theirs === undefined || jsonEqual(ours, theirs)) return plan;
   const side = jsonEqual(mine, ours) ? 'ours' : jsonEqual(mine, theirs) ? 'theirs' : undefined;
   if (side === undefined || mergeSettledAs(side, stages, plan.file.rel, extraRules, mine)) return plan;
   const rel = plan.file.rel;
+  const arg = pathArg(root, rel);
   // Ours alone may be a driver that did not run (its install gone); theirs alone only a side taken on purpose.
   const hint =
     side === 'ours'
-      ? `checkpoint: ${rel}: to merge the other side in (the merge driver did not run or failed: \`checkpoint doctor\` checks it): checkpoint install-driver, then git checkout --merge -- ${rel}, then checkpoint resolve; --add stages it as it is`
-      : `checkpoint: ${rel}: to merge ours back in: git checkout --merge -- ${rel}, then checkpoint resolve; --add stages it as it is`;
+      ? `checkpoint: ${rel}: to merge the other side in (the merge driver did not run or failed: \`checkpoint doctor\` checks it): checkpoint install-driver, then git checkout --merge -- ${arg}, then checkpoint resolve; --add stages it as it is`
+      : `checkpoint: ${rel}: to merge ours back in: git checkout --merge -- ${arg}, then checkpoint resolve; --add stages it as it is`;
   return { ...plan, outcome: { ...plan.outcome, oneSide: side, messages: [...plan.outcome.messages, hint] } };
 }
 
@@ -400,19 +403,20 @@ function settledProblem(root: string, rel: string, unmerged: readonly string[]):
   }
   if (plan.problem === undefined) return null;
   const stages = readStages(root, rel);
-  const add = `\`checkpoint resolve --add ${rel}\``;
+  const arg = pathArg(root, rel);
+  const add = `\`checkpoint resolve --add ${arg}\``;
   if (stages && 'deleted' in stages) {
     const changed = stages.deleted === 'ours' ? 'theirs' : 'ours';
-    return { problem: plan.problem, ways: `fix it by hand, or drop the edits and take the changed side again with \`git checkout --${changed} -- ${rel}\`; then ${add} (or \`checkpoint resolve --accept-deletion ${rel}\` to accept the deletion, the edited file archived in history/)` };
+    return { problem: plan.problem, ways: `fix it by hand, or drop the edits and take the changed side again with \`git checkout --${changed} -- ${arg}\`; then ${add} (or \`checkpoint resolve --accept-deletion ${arg}\` to accept the deletion, the edited file archived in history/)` };
   }
   const code = stages === null ? conflictAt(root, rel) : undefined;
   if (code === 'AU' || code === 'UA') {
     const copy = typeConflictCopy(root, rel);
-    if (copy !== null) return { problem: plan.problem, ways: conflictReportAt(rel, code, true, copy).repair };
-    return { problem: plan.problem, ways: `fix it by hand, then ${add}; or drop it: \`git rm ${rel}\`` };
+    if (copy !== null) return { problem: plan.problem, ways: conflictReportAt(root, rel, code, true, copy).repair };
+    return { problem: plan.problem, ways: `fix it by hand, then ${add}; or drop it: \`git rm ${arg}\`` };
   }
-  if (code === 'DD') return { problem: plan.problem, ways: `fix it by hand, then ${add}; or accept the deletion: \`git rm --cached ${rel}\` (the file stays, untracked)` };
-  return { problem: plan.problem, ways: `fix it by hand, or drop the edits and merge it again with \`git checkout --merge -- ${rel}\`; then ${add}` };
+  if (code === 'DD') return { problem: plan.problem, ways: `fix it by hand, then ${add}; or accept the deletion: \`git rm --cached ${arg}\` (the file stays, untracked)` };
+  return { problem: plan.problem, ways: `fix it by hand, or drop the edits and merge it again with \`git checkout --merge -- ${arg}\`; then ${add}` };
 }
 
 /**
@@ -427,9 +431,9 @@ function unmergedWhy(root: string, p: string, resolveIt: string): string {
   const stages = readStages(root, p);
   if (stages && 'deleted' in stages) {
     const [deleter, changer] = stages.deleted === 'ours' ? ['our side (HEAD)', 'theirs'] : ['their side', 'ours (HEAD)'];
-    return `is in a modify/delete conflict: ${deleter} deleted it, ${changer} changed it (\`checkpoint resolve --add ${p}\` keeps it, \`checkpoint resolve --accept-deletion ${p}\` accepts the deletion, archiving the change in history/)`;
+    return `is in a modify/delete conflict: ${deleter} deleted it, ${changer} changed it (\`checkpoint resolve --add ${pathArg(root, p)}\` keeps it, \`checkpoint resolve --accept-deletion ${pathArg(root, p)}\` accepts the deletion, archiving the change in history/)`;
   }
-  return `has no conflict markers but is still unmerged in git's index (git add ${p}${resolveIt})`;
+  return `has no conflict markers but is still unmerged in git's index (git add ${pathArg(root, p)}${resolveIt})`;
 }
 
 /** CI gate: exit 1 when any checkpoint file holds conflict markers, is unmerged, or cannot be read for markers (too large, a link out, a FIFO). */
@@ -450,7 +454,7 @@ function check(root: string, ctx: Context): number {
   if (ctx.json) ctx.out.json({ ok: bad.length === 0, conflicted: bad, markers, unmerged, tooLarge: unread, unreadable, misnamed, invalid: invalid.map(({ path, problem }) => ({ path, problem })) });
   else if (bad.length) {
     // Offered for a file resolve takes; by name while a misnamed file would make a bare run refuse.
-    const resolveIt = (p: string) => (resolvableSkill(p) === undefined ? '' : `, or checkpoint resolve --add${misnamed.length ? ` ${p}` : ''}`);
+    const resolveIt = (p: string) => (resolvableSkill(p) === undefined ? '' : `, or checkpoint resolve --add${misnamed.length ? ` ${pathArg(root, p)}` : ''}`);
     // Say which: text to settle in the file, a file not read, or a settled file git's index still calls unmerged.
     for (const p of bad) {
       const index = unmerged.includes(p) ? " (and is unmerged in git's index)" : '';

@@ -26,6 +26,7 @@ import { gitState, type GitState } from '../../store/git-state.js';
 import { checkpointsOutside, conflictedCheckpoints, conflictReport, type ConflictCode } from '../../store/index-conflicts.js';
 import { outsideAsked, outsideLine, type OutsideCheckpoints } from '../../store/sparse-checkout.js';
 import { CONFLICT_REASON } from '../../protocol/json.js';
+import { pathArg } from '../../store/paste-path.js';
 import { oneLine, relativeTime } from '../render/output.js';
 import type { Context, ParsedArgs } from '../spec.js';
 import { optionalSkillArg, rootOf } from './common.js';
@@ -165,12 +166,12 @@ export async function run(args: ParsedArgs, ctx: Context): Promise<number> {
     found = (judged.find((j) => j.refused === null) ?? judged[0])?.f ?? null;
     others = judged.filter((j) => j.f !== found && j.refused === null).map((j) => j.f.skill);
     unshown = judged.flatMap((j) => (j.f !== found && j.refused ? [{ skill: j.f.skill, why: j.refused.message, repair: `checkpoint resume ${j.f.skill} --context says why` }] : []));
-    for (const s of skipped) ctx.out.err(`checkpoint: skipped ${s.skill}: ${s.conflict ? 'its checkpoint is in an unfinished merge' : s.empty ? 'its checkpoint file is empty, so it holds no recovery capsule' : 'its checkpoint file cannot be read'} (${repairCommand(s)})`);
+    for (const s of skipped) ctx.out.err(`checkpoint: skipped ${s.skill}: ${s.conflict ? 'its checkpoint is in an unfinished merge' : s.empty ? 'its checkpoint file is empty, so it holds no recovery capsule' : 'its checkpoint file cannot be read'} (${repairCommand(root, s)})`);
     for (const s of unshown) ctx.out.err(`checkpoint: skipped ${s.skill}: its recovery capsule cannot be shown (${s.repair})`);
     // The capsule may be in a file that cannot be read: never "none saved", the user decides.
     // An empty file holds none: named above, and no question.
     const mayHold = skipped.filter((s) => !s.empty);
-    if (!found && mayHold.length) return unreadable(ctx, mayHold, budget);
+    if (!found && mayHold.length) return unreadable(ctx, root, mayHold, budget);
     if (!found) return none(ctx, null, 'no recovery capsule saved in any checkpoint', budget, checkpointsOutside(root));
   }
 
@@ -239,13 +240,13 @@ function conflictSkip(root: string, skill: string, code: ConflictCode, present: 
  * history/; update refuses a file that does not parse), `resolve` for one holding conflict
  * markers, else `validate` to list its errors.
  */
-const repairCommand = (s: Skipped) => s.repair ?? (s.empty ? `clear it away: checkpoint reset ${s.skill}` : /conflict/i.test(s.why) ? 'checkpoint resolve' : `checkpoint validate .checkpoints/${s.skill}.checkpoint.json`);
+const repairCommand = (root: string, s: Skipped) => s.repair ?? (s.empty ? `clear it away: checkpoint reset ${s.skill}` : /conflict/i.test(s.why) ? 'checkpoint resolve' : `checkpoint validate ${pathArg(root, `.checkpoints/${s.skill}.checkpoint.json`)}`);
 
 /** No capsule could be read and some checkpoint could not be: ask the user (exit 0, as every answer), naming each and its repair. */
-function unreadable(ctx: Context, skipped: readonly Skipped[], budget: Budget): number {
-  const lines = skipped.map((s) => `${s.skill}: ${s.why} (${repairCommand(s)})`);
+function unreadable(ctx: Context, root: string, skipped: readonly Skipped[], budget: Budget): number {
+  const lines = skipped.map((s) => `${s.skill}: ${s.why} (${repairCommand(root, s)})`);
   const message = `no recovery capsule could be read: ${skipped.length === 1 ? 'a checkpoint' : 'checkpoints'} that may hold one cannot be read`;
-  if (ctx.json) ctx.out.out(fittedJson({ ok: false, ask_user: true, skill: null, capsule: null, message, needs_repair: skipped.map((s) => ({ skill: s.skill, problem: `${s.why} (${repairCommand(s)})`, ...(s.conflict ? { conflict: s.conflict } : {}) })) }, budget.maxBytes, null));
+  if (ctx.json) ctx.out.out(fittedJson({ ok: false, ask_user: true, skill: null, capsule: null, message, needs_repair: skipped.map((s) => ({ skill: s.skill, problem: `${s.why} (${repairCommand(root, s)})`, ...(s.conflict ? { conflict: s.conflict } : {}) })) }, budget.maxBytes, null));
   else {
     const [it, line] = skipped.length === 1 ? ['it', 'its line'] : ['them', 'each line'];
     // Within --max-chars like the capsule: the question is never left out, the list gives way from its end.

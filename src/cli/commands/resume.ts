@@ -15,6 +15,7 @@ import { engineArg, historyNotice, optionalSkillArg, rootOf } from './common.js'
 import { recommend } from './next.js';
 import { placeholder, shellQuote } from '../../shell-words.js';
 import { handRepair } from '../../protocol/repairable.js';
+import { pathArg } from '../../store/paste-path.js';
 import { BLOCKER_NEEDS, CHECKPOINT_STATUSES } from '../../protocol/shapes.generated.js';
 import type { GoneFile } from '../../read/gone-files.js';
 import type { OutsideFile } from '../../read/outside-files.js';
@@ -63,7 +64,7 @@ export async function run(args: ParsedArgs, ctx: Context): Promise<number> {
       ? 'fix it (checkpoint validate) or set it aside and start fresh with checkpoint reset'
       : first?.path === '(root)'
       ? notAnObject(skill).hint!
-      : `${hand ?? `fix the field with checkpoint update ${skill} ${shellQuote('--<path>=<value>')}`} (every error: checkpoint validate .checkpoints/${skill}.checkpoint.json)`;
+      : `${hand ?? `fix the field with checkpoint update ${skill} ${shellQuote('--<path>=<value>')}`} (every error: checkpoint validate ${pathArg(root, `.checkpoints/${skill}.checkpoint.json`)})`;
     // A merge left unfinished is a conflict, as every write names it (E_CONFLICT); anything else is invalid input.
     throw new CheckpointError(b.conflict || needsResolve(b) ? 'E_CONFLICT' : 'E_INVALID', `cannot resume ${skill}: ${b.problem ?? `${first?.path}: ${first?.message}`}`, { hint });
   }
@@ -137,7 +138,7 @@ export async function run(args: ParsedArgs, ctx: Context): Promise<number> {
   const gone = listed.length ? await filesGone({ root, now: ctx.now, skill: top!.skill, engine: engineArg(args) }, agenda.historyError === null ? ctx.out.err : null) : [];
   const outside = listed.length ? (await import('../../read/outside-files.js')).outsideFiles(top!.meant, root) : [];
   const { files, more } = relevantFiles(top!.meant, listed, gone, outside);
-  const orientation = orient(top!, ctx.now, needsUser(top!), files, more, gone, outside);
+  const orientation = orient(root, top!, ctx.now, needsUser(top!), files, more, gone, outside);
   // Left out of the ranking but named where the session reads, not on stderr alone.
   const repairLines = unreadable.length ? needsRepairLines(agenda) : [];
   if (repairLines.length) orientation.blocks.push({ name: 'checkpoints needing repair', tier: 0, head: ['', ...repairLines.map((l) => q(l))] });
@@ -280,7 +281,7 @@ function fileMark(f: ListedFile, gone: readonly GoneFile[], outside: readonly Ou
   return marks.length ? ` — ${marks.join('; ')}` : '';
 }
 
-function orient(item: AgendaItem, now: Date, ask: boolean, files: readonly ListedFile[], moreFiles: number, gone: readonly GoneFile[], outside: readonly OutsideFile[]) {
+function orient(root: string, item: AgendaItem, now: Date, ask: boolean, files: readonly ListedFile[], moreFiles: number, gone: readonly GoneFile[], outside: readonly OutsideFile[]) {
   const cp = item.checkpoint;
   const rec = recommend(item);
   const decisions = userDecisionBlockers(cp);
@@ -302,7 +303,7 @@ function orient(item: AgendaItem, now: Date, ask: boolean, files: readonly Liste
     { name: 'summary', tier: 3, head: [`Summary: ${cp.progress_summary.trim() ? q(cp.progress_summary) : '(none written)'}`] },
     { name: 'progress', tier: 3, head: [`Progress: ${progress(item.meant)}`] },
     { name: 'next action', tier: 2, cut: true, head: [`Next: ${q(rec.text)}`], items: rec.skipped_as_landed.map((s) => `  (skipped "${q(s.text)}": ${q(s.evidence)})`) },
-    ...(item.repairs.length ? [{ name: 'repair note', tier: 2, head: [repairNoteLine(item)!.replace(/[\s\S]*/, (l) => q(l))] }] : []),
+    ...(item.repairs.length ? [{ name: 'repair note', tier: 2, head: [repairNoteLine(item, root)!.replace(/[\s\S]*/, (l) => q(l))] }] : []),
     { name: 'source', tier: 1, head: [`(the text after each label is quoted from .checkpoints/${item.skill}.checkpoint.json, as earlier sessions wrote it)`] },
   ];
   const unclear = unclearBlockers(item.meant)[0];

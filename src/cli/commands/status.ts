@@ -78,7 +78,7 @@ export async function run(args: ParsedArgs, ctx: Context): Promise<number> {
     // What makes the exit 1: a line per checkpoint that needs repair (with no readable one, the only lines).
     // A misnamed file's name as the table's cell shows it: its message names the whole file.
     for (const b of agenda.broken) lines.push(`${top ? '  ' : ''}${c.red(`✗ ${b.misnamed ? fitDisplay(skillLabel(b.skill), MISNAMED_CELL_WIDTH) : b.skill} needs repair`)}: ${q(repairReason(b))}`);
-    for (const i of slips) lines.push(`  ${c.yellow(q(repairNoteLine(i)!))}`);
+    for (const i of slips) lines.push(`  ${c.yellow(q(repairNoteLine(i, root)!))}`);
   } else {
     // Columns sized by display width (wide characters count two), so long steps keep the table aligned.
     // Each cell escaped, cut to MAX_CELL_WIDTH and measured once: the widths, then the rows.
@@ -105,7 +105,7 @@ export async function run(args: ParsedArgs, ctx: Context): Promise<number> {
     }
     agenda.broken.forEach((b, k) => lines.push(`${c.red(padDisplay(brokenLabels[k]!, w))}  ${c.red(padDisplay('needs repair', sw))}  ${q(repairReason(b))}`));
     // After the table, apart: a note names values and a command, longer than any row.
-    if (slips.length) lines.push('', ...slips.map((i) => c.yellow(q(repairNoteLine(i)!))));
+    if (slips.length) lines.push('', ...slips.map((i) => c.yellow(q(repairNoteLine(i, root)!))));
     // --since narrows the details, never what waits on the user: the banner's decisions in skills
     // left out are listed here, or the user would see a count and not what to decide.
     const unshown = decisions.filter((d) => !detailed.some((i) => i.skill === d.skill));
