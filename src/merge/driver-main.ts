@@ -6,14 +6,14 @@
 // conflicted. A usage problem exits 2 with %A untouched, so nothing of ours is lost.
 
 import { checkPolicyConfig, compileExtraLogs } from '../protocol/fields.js';
-import { parseJson } from '../protocol/json.js';
+import { CONFLICT_REASON, JsonSyntaxError, parseJson } from '../protocol/json.js';
 import { driverReport, MAX_MERGE_BYTES, mergeCheckpointTexts, unparseableMessage, type LayoutWriter, type MergeSide, type UnreadableSide } from './driver.js';
 import type * as Layout from '../protocol/layout.js';
 import type { ExtraRules } from './merge.js';
 import { DEFAULT_LABELS, DEFAULT_MARKER_SIZE, LINE_MERGE_LABELS } from './render.js';
 import { attributeMarkerSize, mergesBasesAt } from './bases-marker-size.js';
 import { readProjectText } from '../store/safe-fs.js';
-import { MAX_CONFIG_BYTES, unknownConfigKeys } from '../store/config-limits.js';
+import { configConflictFix, MAX_CONFIG_BYTES, unknownConfigKeys } from '../store/config-limits.js';
 import { runGitSync } from '../git/git-sync.js';
 import { REBASE_SIDES, replayConflict } from '../git/rebasing.js';
 import { oneLine, quoted } from '../one-line.js';
@@ -96,7 +96,9 @@ function readExtraRules(): ExtraRules {
     if (problems.length || unknown.length) say(`checkpoint merge-driver: warning: ${CONFIG_PATH}: ignoring ${[...unknown, ...problems].join('; ')} (the rest applies)`);
     return compileExtraLogs(kept);
   } catch (e) {
-    say(`checkpoint merge-driver: warning: ignoring ${CONFIG_PATH}: ${e instanceof Error ? e.message : String(e)}`);
+    // git merged config.json first in this merge and left it conflicted: settled by hand, never by `checkpoint resolve`.
+    const why = e instanceof JsonSyntaxError && e.reason === CONFLICT_REASON ? `it holds merge conflict markers: ${configConflictFix(CONFIG_PATH)}` : e instanceof Error ? e.message : String(e);
+    say(`checkpoint merge-driver: warning: ignoring ${CONFIG_PATH}: ${why}`);
     return [];
   }
 }

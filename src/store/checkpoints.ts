@@ -6,7 +6,7 @@
 // sparse checkout leaves out (sparse-checkout.ts): a file written there would replace git's.
 import { basename, join, relative, resolve, sep } from 'node:path';
 import { CheckpointError, isCheckpointError } from '../errors.js';
-import { JsonNumberRangeError, JsonSyntaxError, JsonUnsafeKeyError, MAX_JSON_DEPTH, parseJson, tooDeepAt, type LiteralTexts } from '../protocol/json.js';
+import { CONFLICT_REASON, JsonNumberRangeError, JsonSyntaxError, JsonUnsafeKeyError, MAX_JSON_DEPTH, parseJson, tooDeepAt, type LiteralTexts } from '../protocol/json.js';
 import { joinPath } from '../protocol/path.js';
 import { shown } from '../one-line.js';
 import { DEFAULT_FORMAT, detectFormat, escapeNonAscii, formatJson, nonAsciiEscapes, numberTextIn, type TextFormat } from '../protocol/format.js';
@@ -107,17 +107,21 @@ export function asReadError(e: unknown): unknown {
 
 /**
  * `where` names the file in an error message (a function: worked out only when there is one).
- * `tooBig`: what to do about a number past a double's range, where "write it as a string" would
- * not fit (config.json's settings are numbers).
+ * `advice`, for a file that holds no checkpoint (config.json): `tooBig`, what to do about a number
+ * past a double's range, where "write it as a string" would not fit (its settings are numbers);
+ * `conflict`, what to do about its merge conflict markers, where `checkpoint resolve` (which
+ * merges checkpoints) would not: the whole line after the place.
  */
-export function parseCheckpointText(text: string, where: string | (() => string), tooBig?: string): { value: JsonValue; format: TextFormat } {
+export function parseCheckpointText(text: string, where: string | (() => string), advice: { tooBig?: string; conflict?: () => string } = {}): { value: JsonValue; format: TextFormat } {
   try {
     return { value: parseJson(text, { texts: false }).value, format: formatOf(text) };
   } catch (e) {
     if (e instanceof JsonSyntaxError) {
+      const at = `${typeof where === 'string' ? where : where()}:${e.line}:${e.column}`;
+      if (e.reason === CONFLICT_REASON && advice.conflict) throw new CheckpointError('E_JSON', `${at}: ${advice.conflict()}`);
       // A number past a double's range is valid JSON: say what it is, not "invalid".
-      const what = e instanceof JsonNumberRangeError ? (tooBig ? `${e.what}; ${tooBig}` : e.reason) : e instanceof JsonUnsafeKeyError ? e.reason : `invalid JSON: ${e.reason}`;
-      throw new CheckpointError('E_JSON', `${typeof where === 'string' ? where : where()}:${e.line}:${e.column}: ${what}`, {
+      const what = e instanceof JsonNumberRangeError ? (advice.tooBig ? `${e.what}; ${advice.tooBig}` : e.reason) : e instanceof JsonUnsafeKeyError ? e.reason : `invalid JSON: ${e.reason}`;
+      throw new CheckpointError('E_JSON', `${at}: ${what}`, {
         hint: `${UNPARSED_HINT}; ${NOT_CHANGED}`,
       });
     }

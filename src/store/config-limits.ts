@@ -11,3 +11,12 @@ export const KNOWN_CONFIG_KEYS: ReadonlySet<string> = new Set(['logs', 'telemetr
 export function unknownConfigKeys(config: object): string[] {
   return Object.keys(config).filter((k) => !KNOWN_CONFIG_KEYS.has(k));
 }
+
+/**
+ * How a config.json holding merge conflict markers is settled, as every command and the merge
+ * driver say it: no command merges settings, so by hand, then staged. `path`: config.json as a
+ * word of the command, pasteable where the message is read.
+ */
+export function configConflictFix(path: string): string {
+  return `fix it by hand (keep both sides' entries as wanted), then \`git add ${path}\``;
+}

@@ -6,7 +6,10 @@ import { checkPolicyConfig } from '../protocol/fields.js';
 import { checkpointsDir } from './checkpoints.js';
 import { parseCheckpointText } from './checkpoints.js';
 import { readProjectText } from './safe-fs.js';
-import { KNOWN_CONFIG_KEYS, MAX_CONFIG_BYTES, unknownConfigKeys } from './config-limits.js';
+import { pathArg } from './paste-path.js';
+import { CHECKPOINTS_DIR } from './root.js';
+import { hasConflictMarkers, splitConflictMarkers } from '../merge/markers.js';
+import { configConflictFix, KNOWN_CONFIG_KEYS, MAX_CONFIG_BYTES, unknownConfigKeys } from './config-limits.js';
 import { quoted, shown } from '../one-line.js';
 
 export { MAX_CONFIG_BYTES };
@@ -35,6 +38,17 @@ export interface ProjectConfig {
 export const DEFAULT_WALK_DAYS = 365;
 
 export const CONFIG_FILE = 'config.json';
+/** config.json from the project root, as every message names it. */
+export const CONFIG_REL = `${CHECKPOINTS_DIR}/${CONFIG_FILE}`;
+/** What the merge rules of a project are made from (compileExtraLogs): all `resolve` and `restore` read of it. */
+export const MERGE_RULE_KEYS = ['logs', 'telemetry', 'counters'] as const;
+
+/**
+ * What a config.json holding merge conflict markers is (`state`: more on it, " (and is unmerged in
+ * git's index)"), and how it is settled, as every command says it after its name (validate,
+ * doctor, resolve and its --check, rotate, restore): config.json named from where the command ran.
+ */
+export const configConflict = (root: string, state = ''): string => `holds merge conflict markers${state}: ${configConflictFix(pathArg(root, CONFIG_REL))}`;
 
 /** A problem of config.json: `key` names the entry ("logs"[1], "logz"), or is "(file)" when the file itself is unusable. */
 export interface ConfigProblem {
@@ -100,11 +114,50 @@ export function readConfig(root: string): ProjectConfig {
   return (value ?? {}) as ProjectConfig;
 }
 
+/** config.json's text, or null when there is none. */
+function configText(root: string): string | null {
+  return readProjectText(root, join(checkpointsDir(root), CONFIG_FILE), { maxBytes: MAX_CONFIG_BYTES, sizeHint: 'config.json holds a few settings; see .checkpoints/README.md' });
+}
+
+/** Whether config.json holds merge conflict markers (false when it is missing). */
+export function configHoldsMarkers(root: string): boolean {
+  const text = configText(root);
+  return text !== null && hasConflictMarkers(text);
+}
+
+/**
+ * The config for `resolve`, which reads its merge rules (MERGE_RULE_KEYS) only: one config as
+ * readConfig gives it; or, while config.json holds merge conflict markers, each config its
+ * settling may give as far as the rules go: ours', theirs', and both sides' entries together
+ * (one, when the sides' rules agree). A merge that comes out alike under each does not wait for
+ * the config; one that does not is refused by the caller. A side that cannot be read (markers
+ * broken by a hand edit, a bad rule) is refused here: its rules are unknown.
+ */
+export function configSettlements(root: string): ProjectConfig[] {
+  const text = configText(root);
+  const sides = text !== null && hasConflictMarkers(text) ? splitConflictMarkers(text) : null;
+  if (sides === null) return [readConfig(root)];
+  const [ours, theirs] = [sides.ours, sides.theirs].map((side): Record<string, string[]> => {
+    const { value, problems } = inspectConfigText(root, side);
+    if (problems.some((p) => p.key === '(file)' || (MERGE_RULE_KEYS as readonly string[]).includes(p.key.replace(/\[\d+\]$/, '')))) {
+      throw new CheckpointError('E_INVALID', `${CONFIG_REL}: ${configConflict(root)}; resolve cannot read the merge rules of one side of it`);
+    }
+    return Object.fromEntries(MERGE_RULE_KEYS.map((k) => [k, (value?.[k] as string[] | undefined) ?? []]));
+  }) as [Record<string, string[]>, Record<string, string[]>];
+  if (JSON.stringify(ours) === JSON.stringify(theirs)) return [ours];
+  return [ours, theirs, Object.fromEntries(MERGE_RULE_KEYS.map((k) => [k, [...new Set([...ours[k]!, ...theirs[k]!])]]))];
+}
+
 function inspectConfig(root: string): { value: Record<string, unknown> | null; problems: ConfigProblem[] } {
-  const path = join(checkpointsDir(root), CONFIG_FILE);
-  const text = readProjectText(root, path, { maxBytes: MAX_CONFIG_BYTES, sizeHint: 'config.json holds a few settings; see .checkpoints/README.md' });
-  if (text === null) return { value: null, problems: [] };
-  const { value } = parseCheckpointText(text, '.checkpoints/config.json', 'write a number the setting takes (.checkpoints/README.md lists each; walk_days: 0 reads all history)');
+  const text = configText(root);
+  return text === null ? { value: null, problems: [] } : inspectConfigText(root, text);
+}
+
+function inspectConfigText(root: string, text: string): { value: Record<string, unknown> | null; problems: ConfigProblem[] } {
+  const { value } = parseCheckpointText(text, CONFIG_REL, {
+    tooBig: 'write a number the setting takes (.checkpoints/README.md lists each; walk_days: 0 reads all history)',
+    conflict: () => configConflict(root),
+  });
   if (!value || typeof value !== 'object' || Array.isArray(value)) return { value: null, problems: [{ key: '(file)', message: 'must be a JSON object' }] };
   const c = value as Record<string, unknown>;
   const problems: ConfigProblem[] = unknownConfigKeys(c).map((k) => ({ key: k, message: `unknown key ${quoted(k)} (known: ${[...KNOWN_CONFIG_KEYS].join(', ')})` }));

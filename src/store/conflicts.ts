@@ -12,6 +12,7 @@ import { indexRefusal } from '../git/index-damage.js';
 import { gitdirOrNull } from '../git/locate.js';
 import { checkpointsDir } from './checkpoints.js';
 import { pathArg } from './paste-path.js';
+import { CONFIG_REL, configConflict, configHoldsMarkers } from './config.js';
 import { listProjectDir, locate, readProjectText, statProjectFile } from './safe-fs.js';
 import { conflictAt, conflictHow, conflictReportAt, typeConflictCopy } from './index-conflicts.js';
 import { isMisnamedCheckpoint, misnamedReason, SKILL_NAME_RULE, skillFromFileName } from './skill-name.js';
@@ -221,6 +222,8 @@ export function resolvableFile(root: string, rel: string, unmerged?: ReadonlySet
     throw new CheckpointError('E_PATH', `${shownPath(rel)}: ${what}`, { hint });
   };
   if (parts[0] !== '.checkpoints' || parts.includes('..')) refuse('not a file under .checkpoints/');
+  // Settings, not a checkpoint: merged by hand, as every command that meets its markers says.
+  if (parts.join('/') === CONFIG_REL && configHoldsMarkers(root)) refuse(configConflict(root), 'resolve merges checkpoints only; no command merges settings');
   const skill = resolvableSkill(rel);
   // Never written: its name is no skill to lock by, and may hold a newline or ESC.
   if (!skill && misnamedCheckpointRel(rel)) throw misnamedRefusal(parts.join('/'));

@@ -11,7 +11,7 @@ import type { FileError } from '../protocol/file-validation.js';
 import { copyItemTexts, numberTextIn, rekeyItems } from '../protocol/format.js';
 import { JsonNumberRangeError, JsonSyntaxError, JsonUnsafeKeyError, literalPlace, parseJson, type LiteralTexts } from '../protocol/json.js';
 import { compileExtraLogs } from '../protocol/fields.js';
-import { readConfigFor } from './config.js';
+import { MERGE_RULE_KEYS, readConfigFor } from './config.js';
 import { countEntries, type ExtraLogRules, removePointer, restoreRotatedEntries, rotationFileProblem, rotationPointers, type EntryCounts, type RestoredLog, type RotationFile } from '../protocol/rotation.js';
 import type { JsonObject, JsonValue } from '../protocol/types.js';
 import { pathKeys } from '../protocol/path.js';
@@ -190,7 +190,7 @@ function entriesOf(root: string, skill: string, pointers: readonly string[]): En
 /** The project's own log rules (config.json), as rotate reads them; none when the config cannot be read. */
 function projectLogs(root: string): ExtraLogRules {
   try {
-    return compileExtraLogs(readConfigFor(root, ['logs', 'telemetry', 'counters']));
+    return compileExtraLogs(readConfigFor(root, MERGE_RULE_KEYS));
   } catch {
     return [];
   }

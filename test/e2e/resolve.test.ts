@@ -702,6 +702,95 @@ describe('.checkpoints/config.json', () => {
   });
 });
 
+const CONFIG = '.checkpoints/config.json';
+/** What every command says of a config.json holding git's markers (from the top). */
+const SETTLE_CONFIG = "holds merge conflict markers: fix it by hand (keep both sides' entries as wanted), then `git add .checkpoints/config.json`";
+
+/**
+ * A plain text merge (no driver) in which each side added a log of its own to config.json (git's
+ * markers in it, as a hand-kept config is one line) and set phase apart. `apart`: both sides also
+ * appended to skill_state.audits, a log only by their side's rule, so how it merges depends on the config.
+ */
+const configConflictRepo = (apart: boolean) => () => {
+  const dir = makeRepo();
+  write(dir, 'src/x.ts', 'export {};\n');
+  write(dir, CONFIG, '{ "logs": ["skill_state.run_history"] }\n');
+  const audits = ['2026-06-01 lint ok (8.0)'];
+  save(dir, cp({ skill_state: { run_history: [], audits } }));
+  commitAll(dir, 'base');
+  git(dir, ['checkout', '-q', '-b', 'other']);
+  write(dir, CONFIG, '{ "logs": ["skill_state.run_history", "skill_state.audits"] }\n');
+  save(dir, cp({ phase: 'audit', skill_state: { run_history: [], audits: apart ? [...audits, '2026-06-02 theirs'] : audits } }));
+  commitAll(dir, 'other session');
+  git(dir, ['checkout', '-q', 'main']);
+  write(dir, CONFIG, '{ "logs": ["skill_state.run_history", "skill_state.reviews"] }\n');
+  save(dir, cp({ phase: 'deploy', skill_state: { run_history: [], audits: apart ? [...audits, '2026-06-03 ours'] : audits } }));
+  commitAll(dir, 'main session');
+  expect(gitTry(dir, ['merge', '-q', 'other']).status).not.toBe(0);
+  expect(git(dir, ['status', '--porcelain'])).toContain(`UU ${CONFIG}`);
+  return dir;
+};
+const rulesAside = once(configConflictRepo(false));
+const rulesApart = once(configConflictRepo(true));
+/** The config settled by hand as the message says: both sides' entries kept, then staged. */
+const settleConfig = (dir: string) => {
+  write(dir, CONFIG, '{ "logs": ["skill_state.run_history", "skill_state.audits", "skill_state.reviews"] }\n');
+  git(dir, ['add', CONFIG]);
+};
+
+describe('a .checkpoints/config.json git left with its conflict markers (red team 62a 4)', () => {
+  it('validate, doctor, resolve --check and resolve naming it all say the same: fix it by hand, then git add it (never `checkpoint resolve`)', async () => {
+    const dir = rulesAside();
+    const before = readFileSync(join(dir, CONFIG));
+    const validate = await runCli(dir, ['validate']);
+    expect(validate.code).toBe(1);
+    expect(validate.stdout).toContain(`error   (file): 1:1: ${SETTLE_CONFIG}`);
+    const doctor = await runCli(dir, ['doctor']);
+    expect(doctor.stdout).toContain(`${CONFIG}:1:1: ${SETTLE_CONFIG}`);
+    for (const out of [validate.stdout, doctor.stdout]) expect(out.split('\n').filter((l) => l.includes('config.json')).join('\n')).not.toContain('checkpoint resolve');
+    const check = await runCli(dir, ['resolve', '--check']);
+    expect(check.code).toBe(1);
+    expect(check.stdout).toContain(`✗ ${CONFIG} holds merge conflict markers (and is unmerged in git's index): fix it by hand (keep both sides' entries as wanted), then \`git add ${CONFIG}\``);
+    expect(check.stdout).toContain(`✗ ${FILE} holds merge conflict markers`); // the checkpoint is still resolve's
+    const named = await runCli(dir, ['resolve', '--add', CONFIG]);
+    expect(named.code).toBe(2);
+    expect(errorLine(named.stderr)).toEqual({ lines: 1, message: `${CONFIG}: ${SETTLE_CONFIG}`, hint: 'resolve merges checkpoints only; no command merges settings' });
+    // From a folder below the top, the path is the one to paste there.
+    expect((await runCli(join(dir, 'src'), ['resolve', '--check'])).stdout).toContain('then `git add ../.checkpoints/config.json`');
+    expect(readFileSync(join(dir, CONFIG)).equals(before)).toBe(true);
+  });
+
+  it('resolve still settles a checkpoint whose merge the config\'s sides do not change, names the config as left to settle (exit 1), and passes once it is added', async () => {
+    const dir = rulesAside();
+    const r = await runCli(dir, ['resolve', '--theirs', 'phase', '--add']);
+    expect(r.code, r.stderr).toBe(1);
+    expect(r.stdout).toContain(`${FILE}: ✓ resolved from`);
+    expect(r.stderr).toContain(`checkpoint: ${CONFIG} ${SETTLE_CONFIG}`);
+    expect(load(dir).phase).toBe('audit');
+    expect(git(dir, ['ls-files', '-u']).trim().split('\n').every((l) => l.endsWith(`\t${CONFIG}`))).toBe(true);
+    settleConfig(dir);
+    expect((await runCli(dir, ['resolve', '--check'])).code).toBe(0);
+  });
+
+  it('a checkpoint whose merge depends on the rules the sides set apart is refused in one line naming the config to settle first, the file byte-identical; settled, it merges by both rules', async () => {
+    const dir = rulesApart();
+    const before = readFileSync(join(dir, FILE));
+    for (const args of [['resolve', '--theirs', 'phase', '--add'], ['resolve', FILE, '--theirs', 'phase']]) {
+      const r = await runCli(dir, args);
+      expect(r.code, args.join(' ')).toBe(2);
+      expect(errorLine(r.stderr)).toEqual({
+        lines: 1,
+        message: `${FILE}: its merge depends on merge rules (logs, telemetry, counters) that the two sides of ${CONFIG} set apart; settle that first: it ${SETTLE_CONFIG}, then rerun \`checkpoint resolve\`; nothing was written`,
+        hint: null,
+      });
+      expect(readFileSync(join(dir, FILE)).equals(before)).toBe(true);
+    }
+    settleConfig(dir);
+    expect((await runCli(dir, ['resolve', '--theirs', 'phase', '--add'])).code).toBe(0);
+    expect(load(dir).skill_state.audits).toEqual(['2026-06-01 lint ok (8.0)', '2026-06-02 theirs', '2026-06-03 ours']); // a log: both kept
+  });
+});
+
 describe('a conflict path in any spelling update takes (red team 62c 04)', () => {
   /** Both sides change a key with an accent and a row's label (a note in it); the driver installed. */
   const accented = once(() => {

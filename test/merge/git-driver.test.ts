@@ -767,6 +767,13 @@ describe('the driver with bad input, invoked directly', () => {
     expect((await runDriver(files, { config: '{"logs": "skill_state.audits"}' })).stderr).toContain('"logs" must be an array of dotted paths');
   });
 
+  it('a config.json git merged first in the same merge and left with its markers is named with how it is settled, never `checkpoint resolve` (red team 62a 4)', async () => {
+    const withAudits = (n: number) => changed((d) => (d.skill_state.audits = n === 0 ? [] : [{ at: `2026-03-0${n}T00:00:00Z`, n }]));
+    const config = '<<<<<<< HEAD\n{ "logs": ["skill_state.audits", "skill_state.b"] }\n=======\n{ "logs": ["skill_state.audits", "skill_state.a"] }\n>>>>>>> feat\n';
+    const r = await runDriver({ base: withAudits(0), ours: withAudits(2), theirs: withAudits(3) }, { config });
+    expect(r.stderr.split('\n')[0]).toBe("checkpoint merge-driver: warning: ignoring .checkpoints/config.json: it holds merge conflict markers: fix it by hand (keep both sides' entries as wanted), then `git add .checkpoints/config.json`");
+  });
+
   it('a bad config entry is ignored alone: the valid logs still apply, one warning names what was ignored', async () => {
     const withAudits = (n: number) => changed((d) => (d.skill_state.audits = n === 0 ? [] : [{ at: `2026-03-0${n}T00:00:00Z`, n }]));
     const files = { base: withAudits(0), ours: withAudits(2), theirs: withAudits(3) };

@@ -13,7 +13,7 @@ import { isJsonObject, ownValue, safeKeys } from '../../protocol/identity.js';
 import { formatKeepingLayout } from '../../protocol/layout.js';
 import { handSlipIn } from '../../merge/hand-slip.js';
 import { samePath, type Settlement } from '../../merge/settle.js';
-import { readConfig } from '../../store/config.js';
+import { CONFIG_REL, configConflict, configHoldsMarkers, configSettlements } from '../../store/config.js';
 import { pathArg } from '../../store/paste-path.js';
 import { display, replaceCheckpointText, type Clock } from '../../store/checkpoints.js';
 import { MAX_RESOLVE_BYTES, filesWithMarkers, scanForMarkers, tooLargeMessage, misnamedAdvice, misnamedCheckpointRel, missingConflict, readStages, refuseMisnamed, resolvableFile, resolvableSkill, unmergedCheckpointPaths, type ResolvableFile } from '../../store/conflicts.js';
@@ -81,8 +81,8 @@ export async function run(args: ParsedArgs, ctx: Context): Promise<number> {
     refuseMisnamed(rels); // all of them named in its one line, not the first alone
     const unmerged = new Set(unmergedCheckpointPaths(root));
     const files = rels.map((rel) => resolvableFile(root, rel, unmerged, { acceptDeletion }));
-    const extraRules = compileExtraLogs(readConfig(root));
-    const plans = files.map((file) => planOne(root, file, extraRules, settling ? settlement : undefined, unmerged, add, acceptDeletion));
+    const ruleSets = configSettlements(root).map(compileExtraLogs);
+    const plans = files.map((file) => planUnderEach(ruleSets, (rules) => planOne(root, file, rules, settling ? settlement : undefined, unmerged, add, acceptDeletion), root));
     if (acceptDeletion && !plans.some((p) => p.acceptDeletion)) {
       throw new CheckpointError('E_USAGE', `resolve: --accept-deletion: no modify/delete conflict in ${plans.length ? shownList(plans.map((p) => p.file.rel)) : 'any conflicted checkpoint file'}`, {
         hint: 'it settles a checkpoint one side deleted and the other changed; `checkpoint resolve --check` lists the conflicts',
@@ -103,13 +103,15 @@ export async function run(args: ParsedArgs, ctx: Context): Promise<number> {
     return plans;
   });
   const outcomes = plans.map((p) => p.outcome);
-  const failed = outcomes.some((o) => o.status !== 'resolved' && o.status !== 'nothing-to-do');
+  // A run over every conflict names the one it leaves to a person: settings are merged by hand.
+  const config = args.positionals.length === 0 && configHoldsMarkers(root) ? `${CONFIG_REL} ${configConflict(root)}` : null;
+  const failed = config !== null || outcomes.some((o) => o.status !== 'resolved' && o.status !== 'nothing-to-do');
   // Sides left to choose in a rebase's replay: ours is the upstream, theirs the user's commit. Said
   // only when every open conflict's theirs is the replayed commit's file (a stash pop leaves no
   // other trace); a `merge` step or a cherry-pick inside a stopped rebase is not such a replay.
   const open = outcomes.filter((o) => o.status === 'conflict' || o.status === 'deleted-on-one-side');
   const rebasing = open.length > 0 && open.every((o) => replayConflict(root, o.path, blobAt(root, `:3:${o.path}`)));
-  if (ctx.json) ctx.out.json({ ok: !failed, files: outcomes.map(({ conflictPaths: _, ...o }) => o), ...(skipped.length ? { skipped } : {}), ...(rebasing ? { rebasing: true } : {}) });
+  if (ctx.json) ctx.out.json({ ok: !failed, files: outcomes.map(({ conflictPaths: _, ...o }) => o), ...(skipped.length ? { skipped } : {}), ...(rebasing ? { rebasing: true } : {}), ...(config ? { config } : {}) });
   else {
     if (!outcomes.length) ctx.out.out('no conflicted checkpoint files');
     for (const o of outcomes) {
@@ -136,6 +138,7 @@ export async function run(args: ParsedArgs, ctx: Context): Promise<number> {
     }
     if (skipped.length) ctx.out.err(`checkpoint: ${skippedNote(skipped)}; hint: check ${skipped.length === 1 ? 'it' : 'them'} by hand`);
     if (rebasing) ctx.out.err(`checkpoint: ${REBASE_SIDES}`);
+    if (config) ctx.out.err(`checkpoint: ${config}`);
   }
   return failed ? 1 : 0;
 }
@@ -162,6 +165,19 @@ async function withSkipped<T>(skipped: readonly Skipped[], work: () => Promise<T
     if (!isCheckpointError(e) || skipped.length === 0) throw e;
     throw new CheckpointError(e.code, `${e.message} (${skippedNote(skipped)})`, { hint: e.hint, exit: e.exit, cause: e });
   }
+}
+
+/**
+ * A file's plan under each set of merge rules config.json's settling may give (configSettlements):
+ * made once while it holds no conflict markers; while it does, used only when it comes out alike
+ * under each (the config's content is not needed to settle this file), else refused naming the
+ * config as what must be settled first, and how. Nothing is written before every plan is made.
+ */
+function planUnderEach(ruleSets: readonly PolicyRule[][], plan: (rules: PolicyRule[]) => Plan, root: string): Plan {
+  const [first, ...others] = ruleSets.map(plan);
+  const same = (p: Plan) => p.text === first!.text && p.problem === first!.problem && JSON.stringify(p.outcome) === JSON.stringify(first!.outcome);
+  if (others.every(same)) return first!;
+  throw new CheckpointError('E_CONFLICT', `${first!.file.rel}: its merge depends on merge rules (logs, telemetry, counters) that the two sides of ${CONFIG_REL} set apart; settle that first: it ${configConflict(root)}, then rerun \`checkpoint resolve\`; nothing was written`);
 }
 
 /** The merge written in ours' layout, as the driver writes it: only what the merge changed is laid out anew. */
@@ -396,7 +412,8 @@ async function write(root: string, plan: Plan, add: boolean, now: Clock): Promis
 function settledProblem(root: string, rel: string, unmerged: readonly string[]): { problem: string; ways: string } | null {
   let plan: Plan;
   try {
-    plan = planOne(root, resolvableFile(root, rel), compileExtraLogs(readConfig(root)), undefined, new Set(unmerged), true);
+    const file = resolvableFile(root, rel);
+    plan = planUnderEach(configSettlements(root).map(compileExtraLogs), (rules) => planOne(root, file, rules, undefined, new Set(unmerged), true), root);
   } catch (e) {
     if (isCheckpointError(e)) return null;
     throw e;
@@ -464,6 +481,8 @@ function check(root: string, ctx: Context): number {
       const broken = invalid.find((i) => i.path === p);
       const why = broken
         ? `${broken.problem}, and is still unmerged in git's index: ${broken.ways}`
+        : p === CONFIG_REL && markers.includes(p)
+        ? configConflict(root, index) // settings: settled by hand, never by resolve
         : markers.includes(p)
         ? `holds merge conflict markers${index}${refused}`
         : big
@@ -477,7 +496,7 @@ function check(root: string, ctx: Context): number {
     }
     // First what makes resolve refuse, then resolve: it would refuse the whole run before.
     if (misnamed.length) ctx.out.out(`for the ${misnamed.length === 1 ? 'misnamed file' : `${misnamed.length} misnamed files`}: ${misnamedAdvice(misnamed.length)}`);
-    if (markers.length) ctx.out.out(`${misnamed.length ? 'then ' : ''}run \`checkpoint resolve --add\` locally (hosted merge buttons bypass the merge driver)`);
+    if (markers.some((p) => p !== CONFIG_REL)) ctx.out.out(`${misnamed.length ? 'then ' : ''}run \`checkpoint resolve --add\` locally (hosted merge buttons bypass the merge driver)`);
   } else ctx.out.out('✓ no checkpoint file holds conflict markers or is unmerged');
   return bad.length ? 1 : 0;
 }
