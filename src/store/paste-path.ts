@@ -5,14 +5,20 @@
 // Each entry says once where that is (runFrom: the CLI's, the MCP server's per call), scoped to
 // that run, as git keeps its prefix: no store call that may refuse with such a line needs it
 // passed in, and no folder is process-wide (the MCP server runs calls side by side).
-import { AsyncLocalStorage } from 'node:async_hooks';
+import type { AsyncLocalStorage } from 'node:async_hooks';
+import { existsSync } from 'node:fs';
 import { join, relative, sep } from 'node:path';
 import { pasteArg } from '../shell-words.js';
 
-const runDir = new AsyncLocalStorage<string>();
+/** Made on a first run below the top: the merge driver and a run at the top never load async_hooks. */
+let runDir: AsyncLocalStorage<string> | undefined;
 
 /** Runs `work` with `dir` (the folder file arguments are taken from: the current one, or -C's) as where its printed commands are pasted. */
 export function runFrom<T>(dir: string, work: () => T): T {
+  // At a work tree's top (the usual place, the hook's too) every path is already written from
+  // there: no scope, since one costs every promise of the run a hook (node 20's async_hooks).
+  if (existsSync(join(dir, '.git'))) return work();
+  runDir ??= new (process.getBuiltinModule('node:async_hooks').AsyncLocalStorage)<string>();
   return runDir.run(dir, work);
 }
 
@@ -22,7 +28,7 @@ export function runFrom<T>(dir: string, work: () => T): T {
  * root, and outside any run (a library call). Quoted only when the shell needs it.
  */
 export function pathArg(root: string, rel: string): string {
-  const dir = runDir.getStore();
+  const dir = runDir?.getStore();
   if (dir === undefined) return pasteArg(rel);
   const from = relative(dir, join(root, rel)).split(sep).join('/') || '.';
   return pasteArg(rel.endsWith('/') ? `${from}/` : from); // a folder stays written as one
