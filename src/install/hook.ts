@@ -51,6 +51,18 @@ export function renderHook(template: string, nodePath: string, binPath: string):
 const WRAPPED_HOOK = 'pre-push.user';
 
 /**
+ * Where in `dir` the advice moves the user's hook to: pre-push.user, else pre-push.user.2, .3…,
+ * the first name nothing is at (a link, even a dangling one, counts), so the `mv` it prints never
+ * replaces a file (an earlier pre-push.user is the user's too), nor moves the hook into a folder.
+ */
+function wrappedHookName(dir: string): string {
+  const taken = (name: string) => isLink(join(dir, name)) || existsSync(join(dir, name));
+  let n = 1;
+  while (taken(n === 1 ? WRAPPED_HOOK : `${WRAPPED_HOOK}.${n}`)) n++;
+  return n === 1 ? WRAPPED_HOOK : `${WRAPPED_HOOK}.${n}`;
+}
+
+/**
  * What to do with the user's hook `file` (`text` null: not read, a link say) so that it runs our
  * check: nothing when its first command is our line, else where to put the line. `runByGit`: git
  * runs this file itself, so its `#!` line picks the interpreter (husky runs its user's file with
@@ -63,9 +75,9 @@ function lineAdvice(root: string, file: string, text: string | null, runByGit: b
   if (text === null) return `to check pushes, put this line first in ${named} (after its #! line, if it has one): ${line}`;
   const hook = hookShape(text);
   if (runByGit && hook.foreign !== null) {
-    const wrapped = join(dirname(file), WRAPPED_HOOK);
+    const wrapped = wrappedHookName(dirname(file));
     const takeOut = hook.ours === null ? '' : `take checkpoint's line out of it (${hook.foreign} cannot run it, so every push fails), `;
-    return `${named} is a ${hook.foreign} script, and checkpoint's line is sh: to check pushes, ${takeOut}rename it (mv ${shellQuote(file)} ${shellQuote(wrapped)}), then ${createHook(root, file, `${line}; exec "$(dirname "$0")/${WRAPPED_HOOK}" "$@"`)}`;
+    return `${named} is a ${hook.foreign} script, and checkpoint's line is sh: to check pushes, ${takeOut}rename it (mv ${shellQuote(file)} ${shellQuote(join(dirname(file), wrapped))}), then ${createHook(root, file, `${line}; exec "$(dirname "$0")/${wrapped}" "$@"`)}`;
   }
   if (runByGit && hook.demoted !== null) {
     return `checkpoint's line is above the #! line of ${named}, so git runs it with sh, not ${hook.demoted} (its ${hook.demoted} lines may fail every push): to check pushes, move this line to just after the #! line: ${line}`;

@@ -197,6 +197,37 @@ describe('init beside another pre-push hook', () => {
     expect(python).toContain("; .git/hooks/pre-push is a python3 script, and checkpoint's line is sh: to check pushes, take checkpoint's line out of it (python3 cannot run it, so every push fails), rename it (mv ");
   });
 
+  it('a hook in another language with pre-push.user taken: the advice moves it to a free name, and followed as printed loses no file (stop 62 known limit)', () => {
+    const dir = makeRepo();
+    withRemote(dir);
+    const own = '#!/usr/bin/env node\nconst refs = require("fs").readFileSync(0, "utf8");\nconsole.error(`node gate saw ${refs.split(" ")[0]}`);\n';
+    const hook = join(dir, '.git/hooks/pre-push');
+    write(dir, '.git/hooks/pre-push', own);
+    chmodSync(hook, 0o755);
+    // An earlier wrapped hook of the user's, and a folder where the next name would go: both kept.
+    const earlier = '#!/usr/bin/env python3\n# the lint gate from last year (kept on purpose)\nimport sys\n';
+    write(dir, '.git/hooks/pre-push.user', earlier);
+    mkdirSync(join(dir, '.git/hooks/pre-push.user.2'));
+    const out = cli(dir, ['init']).stdout;
+    const advice = out.match(/^! left \.git\/hooks\/pre-push as it is \(not checkpoint's hook\); \.git\/hooks\/pre-push is a node script, and checkpoint's line is sh: to check pushes, rename it \((mv .+)\), then create \.git\/hooks\/pre-push \(#!\/bin\/sh, then this line; chmod \+x\) with: (.+)$/m);
+    expect(advice, out).not.toBeNull();
+    const [, mv, line] = advice!;
+    expect(mv).toBe(`mv '${hook}' '${hook}.user.3'`);
+    expect(line).toMatch(/; exec "\$\(dirname "\$0"\)\/pre-push\.user\.3" "\$@"$/);
+    execFileSync('sh', ['-c', mv!], { cwd: tempDir('cp-elsewhere-') });
+    write(dir, '.git/hooks/pre-push', `#!/bin/sh\n${line}\n`);
+    chmodSync(hook, 0o755);
+    expect(read(dir, '.git/hooks/pre-push.user')).toBe(earlier);
+    expect(readdirSync(join(dir, '.git/hooks/pre-push.user.2'))).toEqual([]);
+    expect(read(dir, '.git/hooks/pre-push.user.3')).toBe(own);
+    commitAll(dir, 'checkpoint init');
+    const ok = gitTry(dir, ['push', '-q', 'origin', 'main']);
+    expect(ok.status, ok.stderr).toBe(0);
+    expect(ok.stderr).toContain('checkpoint doctor --fail-on-warnings --pushed=');
+    expect(ok.stderr).toContain('node gate saw refs/heads/main');
+    pushRefused(dir);
+  });
+
   it('pre-push-chain gives the rest of the hook the bytes git gave: none for a push with nothing to send', () => {
     const dir = huskyProject(`${LINE}\nod -c >&2\n`);
     cli(dir, ['init']);
