@@ -31,6 +31,9 @@ export async function run(_args: ParsedArgs, ctx: Context): Promise<number> {
   const root = rootOf(ctx);
   const plans = [planCheckpointsDir(root), ...(await integrationPlans(root, ctx))];
   const { changes, notes } = applyPlans(plans);
+  // A note of setup: said with what this run set up, not again by a run that changes nothing.
+  const sha256 = changes.length ? sha256Note(root) : null;
+  if (sha256 !== null) notes.unshift(sha256);
   // Set up, and still never run: a later .gitattributes line decides merges of checkpoint files.
   notes.push(...overridingMergeLines(root).map(overriddenMessage));
   if (ctx.json) ctx.out.json({ ok: true, root, changes, notes });
@@ -87,10 +90,8 @@ async function integrationPlans(root: string, ctx: Context): Promise<InstallPlan
   }
   const ignored = ignoredCheckpointsNote(root);
   const bin = stableBinPath(root);
-  const sha256 = sha256Note(root);
   return [
     ...(ignored === null ? [] : [{ changes: [], notes: [ignored], apply() {} }]),
-    ...(sha256 === null ? [] : [{ changes: [], notes: [sha256], apply() {} }]),
     planDriver(root, process.execPath, bin),
     await planPrePushHook(root, readFileSync(HOOK_TEMPLATE_PATH, 'utf8'), process.execPath, bin, HOOK_TEMPLATE_PATH),
   ];
@@ -99,9 +100,10 @@ async function integrationPlans(root: string, ctx: Context): Promise<InstallPlan
 /**
  * A repository naming its objects with SHA-256: the hook is installed all the same (it will judge
  * pushes once checkpoint reads such a repository), but today it lets every push through, so init
- * says so once, at setup, rather than leave the user to find it at a push.
+ * says so once, at setup, rather than leave the user to find it at a push. Not a git repository: none.
  */
 function sha256Note(root: string): string | null {
+  if (!existsSync(join(root, '.git'))) return null;
   try {
     if (!usesSha256(resolveGitDirsSync(root).commonDir)) return null;
   } catch {
