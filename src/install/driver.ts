@@ -6,10 +6,11 @@
 import { unlinkSync } from 'node:fs';
 import { join } from 'node:path';
 import { addAttributeLines, removeAttributeLines } from './attributes.js';
-import { DRIVER_NAME, driverCommand, driverInstall, isOurDriverCommand } from './driver-command.js';
+import { DRIVER_NAME, driverCommand, driverInstall, isOurDriverCommand, shellQuote } from './driver-command.js';
 import { installRuns, isLinkedWorktree, keptSharedLine, sharedSettingNote } from './worktrees.js';
 import { assertGitRepo, gitOut, gitRun } from './git-config.js';
-import { gitOutputSync } from '../git/git-process.js';
+import { gitOutputSync, runGitSync } from '../git/git-process.js';
+import { CheckpointError, isCheckpointError } from '../errors.js';
 import { isNpxCachePath } from './package-paths.js';
 import { applyPlans, type InstallPlan, type InstallResult } from './plan.js';
 import { quoted, shown } from '../one-line.js';
@@ -176,11 +177,50 @@ export function planDriver(root: string, nodePath: string, binPath: string, opts
     changes,
     notes,
     apply() {
-      for (const [key, value] of sets) gitRun(root, ['config', '--local', key, value]);
-      for (const key of unsets) gitRun(root, ['config', '--local', '--unset-all', key]);
-      if (attributes.added) writeFileAtomic(writablePath(root, path, { atomic: true }), attributes.text);
+      // All or nothing: a write git or the system turns down half way (a second value of a key git
+      // will not overwrite, a .gitattributes it cannot write) takes back the settings made before it.
+      const undo: { key: string; args: string[] }[] = [];
+      const before = (key: string) => config.get('local')?.get(key);
+      try {
+        for (const [key, value] of sets) {
+          gitRun(root, ['config', '--local', key, value]);
+          undo.push({ key, args: restoreArgs(key, before(key)) });
+        }
+        for (const key of unsets) {
+          gitRun(root, ['config', '--local', '--unset-all', key]);
+          undo.push({ key, args: restoreArgs(key, before(key)) });
+        }
+        if (attributes.added) writeFileAtomic(writablePath(root, path, { atomic: true }), attributes.text);
+      } catch (e) {
+        throw undone(root, e, undo.reverse(), !config.get('local')?.size);
+      }
     },
   };
+}
+
+/** The git config arguments that put `key` back as this clone had it: its one value, or none. */
+function restoreArgs(key: string, values: string[] | undefined): string[] {
+  return values?.length === 1 ? ['config', '--local', key, values[0]!] : ['config', '--local', '--unset-all', key];
+}
+
+/**
+ * The error of a failed install step once the settings made before it are taken back (`undo`,
+ * newest first; `newSection`: merge.checkpoint was not in this clone's config before): saying
+ * nothing was changed, or naming each setting left and the command that takes it back.
+ */
+function undone(root: string, e: unknown, undo: { key: string; args: string[] }[], newSection: boolean): CheckpointError {
+  const left = undo.filter(({ args }) => runGitSync(root, args).code !== 0);
+  // Some git versions keep an emptied section's header (as uninstall finds): dropped when it is install's.
+  if (newSection && !left.length && gitOut(root, ['config', '--local', '--get-regexp', '^merge\\.checkpoint\\.']) === null) {
+    gitOut(root, ['config', '--local', '--remove-section', 'merge.checkpoint']);
+  }
+  const message = e instanceof Error ? e.message : String(e);
+  const [code, hint] = isCheckpointError(e) ? [e.code, e.hint] : ['E_PATH' as const, undefined];
+  if (!undo.length) return isCheckpointError(e) ? e : new CheckpointError(code, message, { cause: e });
+  const keys = (some: typeof undo) => some.map(({ key }) => key).join(', ');
+  if (!left.length) return new CheckpointError(code, `${message}; none of the merge driver's install was kept (${keys(undo)} put back as it was)`, { hint, cause: e });
+  const fix = left.map(({ args }) => `git ${args.map(shellQuote).join(' ')}`).join(' && ');
+  return new CheckpointError(code, `${message}; left half installed: ${keys(left)} set in this clone's git config, which git would not put back (to take it back: ${fix})`, { hint, cause: e });
 }
 
 export function installDriver(root: string, nodePath: string, binPath: string, opts: DriverOptions = {}): InstallResult {

@@ -143,6 +143,31 @@ describe('install-driver', () => {
   });
 });
 
+describe('install-driver is all or nothing', () => {
+  it('a write git turns down half way (a second value of merge.checkpoint.driver) takes back the name set before it: .git/config byte-identical, no .gitattributes, --optional or not (stop 62 known limit)', () => {
+    const dir = repo();
+    // An older install's driver, then a second, empty value added by hand: git will not overwrite the pair with one value.
+    expect(cli(dir, ['install-driver']).code).toBe(0);
+    const older = git(dir, ['config', 'merge.checkpoint.driver']).trim().replaceAll(ROOT, '/opt/old-checkpoint');
+    git(dir, ['config', '--unset-all', 'merge.checkpoint.driver']);
+    git(dir, ['config', '--unset', 'merge.checkpoint.name']);
+    git(dir, ['config', 'merge.checkpoint.driver', older]);
+    git(dir, ['config', '--add', 'merge.checkpoint.driver', '']);
+    rmSync(join(dir, '.gitattributes'));
+    const config = read(dir, '.git/config');
+    const optional = cli(dir, ['install-driver', '--optional']);
+    expect(optional.code, optional.stderr).toBe(0);
+    expect(optional.stderr).toMatch(/^checkpoint install-driver: git config --local merge\.checkpoint\.driver .* failed: .*cannot overwrite multiple values.*; none of the merge driver's install was kept \(merge\.checkpoint\.name put back as it was\); merge driver not installed \(--optional: run checkpoint install-driver once that is fixed\)\n$/);
+    expect(read(dir, '.git/config')).toBe(config);
+    expect(existsSync(join(dir, '.gitattributes'))).toBe(false);
+    const typed = cli(dir, ['install-driver']);
+    expect(typed.code).toBe(2);
+    expect(typed.stderr).toContain("; none of the merge driver's install was kept (merge.checkpoint.name put back as it was)");
+    expect(read(dir, '.git/config')).toBe(config);
+    expect(existsSync(join(dir, '.gitattributes'))).toBe(false);
+  });
+});
+
 describe('a repository used through GIT_DIR / GIT_WORK_TREE (red team, 12-07)', () => {
   it('init, install-driver and doctor name the variables and the way in, never "no repository" alone or a silent "no drift"', async () => {
     const base = tempDir('cp-gitdir-');

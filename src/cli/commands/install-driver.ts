@@ -36,7 +36,8 @@ export async function run(args: ParsedArgs, ctx: Context): Promise<number> {
     if (!args.options.optional) throw e;
     // An optional step (npm prepare) that fails the whole npm install helps nobody: a stale
     // .git/config.lock, a read-only .git, a committed .gitattributes link is one warning line.
-    // Refusals are thrown while planning, before any write; a write git turned down is the first.
+    // Refusals are thrown while planning, before any write; a write turned down half way takes
+    // back those before it (planDriver), so "not installed" holds.
     const err = e as { message?: string; hint?: string };
     ctx.out.err(`checkpoint install-driver: ${withHint(err?.message ?? String(e), err?.hint)}; merge driver not installed (--optional: run checkpoint install-driver once that is fixed)`);
     return 0;
