@@ -13,6 +13,7 @@ import { readVarint } from './index-varint.js';
 import { resolveGitDirsSync } from './locate.js';
 import { usesSha256 } from './object-format.js';
 import { mayBeSplit, splitLink } from './unmerged.js';
+import { cacheDir, readCacheJson, writeCacheJson } from './cache-files.js';
 
 /**
  * Of the paths the index of the work tree at `root` holds, those with `holding` in them and
@@ -30,16 +31,51 @@ export function indexPathsLike(root: string, { holding, ending }: { holding: str
     return [];
   }
   const index = join(dirs.gitdir, 'index');
+  // The answer kept for this very index file: a large one (a v4 one walked whole) is not searched again.
+  const key = indexKey(index, `${dirs.gitdir}\0${holding}\0${ending}`);
+  const cache = key === null ? null : cacheDir(dirs.commonDir);
+  const kept = cache === null ? undefined : (readCacheJson(join(cache, KEPT_FILE), 1 << 20) as { key?: unknown; paths?: unknown } | undefined);
+  if (kept?.key === key && Array.isArray(kept.paths) && kept.paths.every((p) => typeof p === 'string')) return kept.paths as string[];
+  const paths = searchIndex(dirs, index, holding, ending);
+  if (key !== null && paths !== null) {
+    const dir = cacheDir(dirs.commonDir, '', true);
+    if (dir) writeCacheJson(dir, KEPT_FILE, { key, paths });
+  }
+  return paths ?? [];
+}
+
+const KEPT_FILE = 'index-paths.json';
+/** A smaller index (~12,000 entries) is searched in less time than the kept answer takes to read. */
+const KEPT_FROM_BYTES = 1 << 20;
+
+/**
+ * What names one write of an index file large enough to keep its answer: git writes it whole to a new file renamed into place,
+ * so a rewrite has a new inode, size or time. Null while it is less than two seconds old, by the
+ * file system's clock (coarse timestamps: a rewrite in the same tick could keep all three).
+ */
+function indexKey(index: string, question: string): string | null {
+  const file = openPlainGitFile(index);
+  if (file === null) return null;
+  closeSync(file.fd);
+  const st = file.stats;
+  if (st.size < KEPT_FROM_BYTES) return null;
+  const now = BigInt(Date.now()) * 1_000_000n;
+  if (st.mtimeNs > now - 2_000_000_000n || st.ctimeNs > now - 2_000_000_000n) return null;
+  return `${question}\0${st.dev}:${st.ino}:${st.size}:${st.mtimeNs}:${st.ctimeNs}`;
+}
+
+/** indexPathsLike's answer read from the index file(s); null when they cannot be read so. */
+function searchIndex(dirs: { gitdir: string; commonDir: string }, index: string, holding: string, ending: string): string[] | null {
   if (!mayHold(index, Buffer.from(holding, 'utf8')) && !mayBeSplit(dirs.gitdir)) return [];
   const main = readIndex(index)?.buf ?? null;
   const oidBytes = usesSha256(dirs.commonDir) ? 32 : 20;
   const tail = Buffer.from(ending, 'utf8');
   const found = new Set<string>();
   const own = pathsEnding(main, tail, oidBytes, found);
-  if (own === null) return [];
+  if (own === null) return null;
   if (own.link !== null && !/^0+$/.test(own.link)) {
     const shared = pathsEnding(readIndex(join(dirs.gitdir, `sharedindex.${own.link}`))?.buf ?? null, tail, oidBytes, found);
-    if (shared === null || shared.link !== null) return [];
+    if (shared === null || shared.link !== null) return null;
   }
   return [...found].filter((path) => path.includes(holding));
 }

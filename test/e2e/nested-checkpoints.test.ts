@@ -3,7 +3,7 @@
 // inside such a folder every command refuses in one line naming both places and the move, rather
 // than say "start fresh" over them or write a second file for the same skill (red team, 12-04).
 import { execFileSync } from 'node:child_process';
-import { readdirSync, readFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { runCli } from '../helpers/in-process.js';
@@ -139,5 +139,25 @@ describe('checkpoints below the top, seen from the top', () => {
     git(dir, ['add', 'packages/lib']);
     expect(readdirSync(join(dir, '.git')).some((n) => n.startsWith('sharedindex.'))).toBe(true);
     expect(await folders()).toEqual([...both, 'packages/lib/.checkpoints/'].sort());
+  });
+
+  it('a large index (v4, walked whole) is read once per write of it: the answer kept follows every change git makes to it', async () => {
+    const dir = monorepo();
+    // 30,000 entries (one blob, no files in the work tree): an index of several MiB, in version 4.
+    const blob = execFileSync('git', ['hash-object', '-w', '--stdin'], { cwd: dir, input: 'x\n', encoding: 'utf8' }).trim();
+    execFileSync('git', ['update-index', '--index-info'], { cwd: dir, input: Array.from({ length: 30_000 }, (_, i) => `100644 ${blob}\tvendor/m${i % 300}/f${i}.js\n`).join('') });
+    git(dir, ['update-index', '--index-version', '4']);
+    expect(statSync(join(dir, '.git/index')).size).toBeGreaterThan(1 << 20);
+    const folders = async () => (JSON.parse((await runCli(dir, ['status', '--json'])).stdout).nested_checkpoints as { folder: string }[]).map((n) => n.folder);
+    const both = ['packages/app/.checkpoints/', 'packages/web/.checkpoints/'];
+    const kept = join(dir, '.git/checkpoint/index-paths.json');
+    expect(await folders()).toEqual(both);
+    expect(existsSync(kept)).toBe(false); // an index written in the last two seconds may be written again unseen
+    await new Promise((r) => setTimeout(r, 2_100));
+    expect(await folders()).toEqual(both);
+    expect(JSON.parse(readFileSync(kept, 'utf8')).paths).toHaveLength(3);
+    expect(await folders()).toEqual(both); // from the kept answer
+    git(dir, ['rm', '-q', '--cached', 'packages/web/.checkpoints/web.checkpoint.json', 'packages/web/.checkpoints/ui.checkpoint.json']);
+    expect(await folders()).toEqual(['packages/app/.checkpoints/']);
   });
 });
