@@ -14,7 +14,7 @@ import { readActionText, repairPlan } from '../protocol/repairable.js';
 import { fieldPlaces, listEntries } from '../protocol/field-places.js';
 import { pathArg } from '../store/paste-path.js';
 import type { Finding } from './types.js';
-import { markGoneCommand, resaveCommand, updateIt } from './fix-commands.js';
+import { markGoneCommand, resaveCommand, splitGoneCommand, updateIt } from './fix-commands.js';
 import { lookupVerified, type Evidence } from './evidence.js';
 import { mayPrecedeUnzonedSave, queuedAt, toSeconds, unzonedSave, type Unzoned } from './instants.js';
 import { broughtInBy, descendsFrom } from './after.js';
@@ -327,12 +327,11 @@ export function generatedTargets(cp: Checkpoint, root: string, entries: Map<stri
   return targets;
 }
 
-function readTargets(cp: Checkpoint, root: string, entries: Map<string, Omit<GeneratedTarget, 'path' | 'entry' | 'part'>>, existsRel: Exists): GeneratedTarget[] {
-  // context_primer's list, then one written at the top level: each entry checked alike, under its own path.
-  const files = listEntries(cp, 'generated_files');
-  if (!files.length) return [];
-  const fromDir = fromProjectDir(cp, root);
-  const sub = projectSubfolder(cp, root);
+/**
+ * How `cp`'s entries read in the work tree: each path as inProjectFolder maps it, and whether it
+ * is there, which decides how an entry splits into parts (entryParts).
+ */
+function entryReading(cp: Checkpoint, root: string, existsRel: Exists): { mapped: (p: string) => string; exists: (p: string) => boolean } {
   // The top has it: a file or folder there, or a pattern's match (a path with brackets may be either).
   const atTop = (rel: string) => existsRel(rel) || (hasGlob(rel) && matchGlob(root, rel, 1).files.length > 0);
   const mapped = inProjectFolder(cp, root, atTop);
@@ -340,6 +339,16 @@ function readTargets(cp: Checkpoint, root: string, entries: Map<string, Omit<Gen
     const rel = repoRelative(root, mapped(p));
     return rel !== null && existsRel(rel);
   };
+  return { mapped, exists };
+}
+
+function readTargets(cp: Checkpoint, root: string, entries: Map<string, Omit<GeneratedTarget, 'path' | 'entry' | 'part'>>, existsRel: Exists): GeneratedTarget[] {
+  // context_primer's list, then one written at the top level: each entry checked alike, under its own path.
+  const files = listEntries(cp, 'generated_files');
+  if (!files.length) return [];
+  const fromDir = fromProjectDir(cp, root);
+  const sub = projectSubfolder(cp, root);
+  const { mapped, exists } = entryReading(cp, root, existsRel);
   const dir = fromDir ? comparable(cp.project_dir) : '';
   const [ownName] = projectNames(cp, root);
   return files.flatMap(({ path, entry }) => {
@@ -656,15 +665,15 @@ export function checkGeneratedFiles(cp: Checkpoint, ctx: FileContext): (uncommit
   const addedAfter = (test: (path: string) => boolean, candidates: readonly number[]): Map<string, number> =>
     gainedFiles(candidates.flatMap((i) => (madeAfter(commits[i]!) && !own.has(i) ? [[i, commits[i]!] as const] : [])), test);
   // A named file the work tree lacks (a listed path, a brace's literal alternative), judged once git has said what is uncommitted.
-  // `alone`: whether the entry names that file only (its fix then marks the entry: markGoneCommand).
+  // `mark`: the update that says in its entry that the file is gone (markOf), null for none.
   // `unknown`: a bare name's note, when git knows no such file (missingFile).
-  const missingNamed = (rel: string, path: string, entry: string, alone: boolean, unknown?: Finding): Finding | Absent => {
+  const missingNamed = (rel: string, path: string, entry: string, mark: MarkGone, unknown?: Finding): Finding | Absent => {
     // "src/a.ts (deleted)": the checkpoint itself says the file is gone on purpose.
     const gone = goneNote(entry);
     // "docs/api.md — to write": not made yet, as it says, unless git or the work tree shows it was.
     const planned = plannedNote(entry);
     const notYet: Finding | undefined = planned === null ? unknown : { ...base, level: 'info', path, message: `${shown(rel)} is not made yet, as its entry says (${shown(planned)}); not checked`, evidence: { file: rel } };
-    return gone === null ? missingFile(rel, path, cp, ctx, alone ? entry : null, notYet) : { ...base, level: 'info', path, message: `${shown(rel)} is missing, as its entry says (${shown(gone)}); not checked`, evidence: { file: rel } };
+    return gone === null ? missingFile(rel, path, cp, ctx, mark, notYet) : { ...base, level: 'info', path, message: `${shown(rel)} is missing, as its entry says (${shown(gone)}); not checked`, evidence: { file: rel } };
   };
   const targets = generatedTargets(cp, ctx.root, undefined, exists);
   // A file two entries name (a literal and a glob, or the same path with and without a note) is
@@ -673,14 +682,25 @@ export function checkGeneratedFiles(cp: Checkpoint, ctx: FileContext): (uncommit
   // A file an entry lists is judged under it, whatever prose elsewhere names it too.
   const listed = new Set(targets.flatMap((t) => (t.target.kind === 'path' && t.rel !== null && !t.prose ? [t.rel] : [])));
   const reported = new Set<string>();
-  for (const { path, entry, part, target, rel, prose } of targets) {
-    // The entry when it is this one target, not one of the files it lists or its prose names.
-    const alone = !prose && part === entry.trim();
+  let reading: ReturnType<typeof entryReading> | undefined;
+  // The update that says in its entry that the file a target names is gone (fix-commands.ts): the
+  // entry marked when it names that file alone; one listing other files too, each of them there,
+  // split so the mark speaks for that file only. None for a file the entry's prose names.
+  const markOf = (t: GeneratedTarget): MarkGone => {
+    if (t.prose) return null;
+    if (t.part === t.entry.trim()) return (what) => markGoneCommand(cp.skill, t.path, t.entry, what);
+    const parts = targets.filter((o) => o.path === t.path);
+    if (!parts.every((o) => o === t || (o.target.kind === 'path' && o.rel !== null && exists(o.rel)))) return null;
+    const { exists: there } = (reading ??= entryReading(cp, ctx.root, exists));
+    return (what) => splitGoneCommand(cp.skill, t.path, t.entry, parts.map((o) => o.part), t.part, what, (text) => entryParts(text, there));
+  };
+  for (const t of targets) {
+    const { path, entry, target, rel, prose } = t;
     if (target.kind === 'note') {
       const what = target.struck !== undefined ? 'is struck out (crossed off the list)' : target.excluded ? 'is an exclusion (a pattern to leave out), not a file' : target.url === undefined ? 'names no file' : `names a URL${target.url === entry.trim() ? '' : ` (${shown(target.url)})`}, not a file in this checkout`;
       const note: Finding = { ...base, level: 'info', path, message: `${quoted(entry)} ${what}; read as a note, not checked` };
       // A bare name ("Makefile") is a file when git knows it: judged as any missing file, else a note.
-      findings.push(target.name === undefined ? note : missingNamed(target.name, path, entry, alone, note));
+      findings.push(target.name === undefined ? note : missingNamed(target.name, path, entry, markOf(t), note));
       continue;
     }
     if (target.kind === 'pattern') {
@@ -705,7 +725,7 @@ export function checkGeneratedFiles(cp: Checkpoint, ctx: FileContext): (uncommit
       if (!matches.length && !wild) {
         for (const r of absent) {
           reported.add(r);
-          findings.push(missingNamed(r, path, entry, false));
+          findings.push(missingNamed(r, path, entry, null));
         }
         continue;
       }
@@ -732,14 +752,14 @@ export function checkGeneratedFiles(cp: Checkpoint, ctx: FileContext): (uncommit
           })[0];
           const how = removal && `its last match ${shown(removal.ch.from ?? removal.ch.path)} was ${removal.ch.status === 'D' ? 'deleted' : `renamed to ${shown(removal.ch.path)}`} in ${short(removal.commit.sha)} ${quoted(removal.commit.subject)}`;
           // A removal known is one the entry can say: none named, nothing to say it with.
-          const fix = removal && markGoneCommand(cp.skill, path, alone ? entry : null, removal.ch.status === 'R' ? `renamed to ${removal.ch.path}` : 'deleted');
+          const fix = removal && markOf(t)?.(removal.ch.status === 'R' ? `renamed to ${removal.ch.path}` : 'deleted');
           const none: Finding = {
             ...base, level: 'warning', path, message: `${shown(target.text)} matches no file${how ? ` (${how})` : ''}; ${updateIt(fix ?? null)}`, ...(fix ? { fix } : {}),
             evidence: { file: target.text, missing: true, ...(removal ? { sha: removal.commit.sha, date: iso(removal.commit.time) } : {}) },
           };
           // Read as the path it may be: the commit that removed it, when history has one.
           const asPath = target.alternatives.length === 1 && bracketsOnly(target.text) ? repoRelative(ctx.root, target.alternatives[0]!) : null;
-          findings.push(asPath === null ? none : missingFile(asPath, path, cp, ctx, alone ? entry : null, none));
+          findings.push(asPath === null ? none : missingFile(asPath, path, cp, ctx, markOf(t), none));
         }
         continue;
       }
@@ -773,7 +793,7 @@ export function checkGeneratedFiles(cp: Checkpoint, ctx: FileContext): (uncommit
       for (const r of absent) {
         if (reported.has(r)) continue;
         reported.add(r);
-        findings.push(missingNamed(r, path, entry, false));
+        findings.push(missingNamed(r, path, entry, null));
       }
       if (change) {
         const unzoned = mayPrecedeSave(change.commit);
@@ -807,7 +827,7 @@ export function checkGeneratedFiles(cp: Checkpoint, ctx: FileContext): (uncommit
       continue;
     }
     if (!exists(rel)) {
-      findings.push(missingNamed(rel, path, entry, alone));
+      findings.push(missingNamed(rel, path, entry, markOf(t)));
       continue;
     }
     const change = changedAfter((p) => p === rel, touched.matching(rel));
@@ -867,6 +887,9 @@ function namesNoRepoFile(base: { check: 'generated_files'; skill: string }, path
   return { ...base, level: 'info', path, message: `${quoted(entry)} names ${what}; not checked` };
 }
 
+/** The update that says in its entry that a file is gone, given how (`what`: "deleted", "renamed to src/c.ts"); null: none. */
+type MarkGone = ((what: string) => string | null) | null;
+
 /** A missing file's finding, once git has said whether the path has uncommitted changes. */
 interface Absent {
   absent: string;
@@ -886,13 +909,13 @@ interface Absent {
  *    HEAD has it and git sees no change, so this checkout does not hold it: a note;
  *  - else it is missing, unexplained; but a bare name (`unknown` given: "Makefile", "TBD") is
  *    a file only when git knows it: missing when the index holds it, else `unknown`, a note.
- * `entry`: the entry at `path` when it names this file alone; a deletion or rename then names the
- * update that says so in it (markGoneCommand).
+ * `mark`: the update that says in the entry at `path` that this file is gone (deleted, renamed
+ * to …), which a deletion or rename then names; null when there is none.
  */
-function missingFile(rel: string, path: string, cp: Checkpoint, ctx: FileContext, entry: string | null, unknown?: Finding): Absent {
+function missingFile(rel: string, path: string, cp: Checkpoint, ctx: FileContext, mark: MarkGone, unknown?: Finding): Absent {
   const base = { check: 'generated_files', skill: cp.skill, path } as const;
   const fixed = (what: string) => {
-    const fix = markGoneCommand(cp.skill, path, entry, what);
+    const fix = mark?.(what) ?? null;
     return { update: (orRestore?: boolean) => updateIt(fix, orRestore), ...(fix ? { fix } : {}) };
   };
   const notCheckedOut: Finding = { ...base, level: 'info', message: `${shown(rel)} is not checked out here (sparse checkout or skip-worktree); not checked`, evidence: { file: rel } };

@@ -30,6 +30,7 @@ import { dateQueuedActions, recordedInstants } from './queued.js';
 import { ancestorsIn, descendantsIn, queuedAfter, recordedBefore, walkGraph } from './after.js';
 import type { Finding } from './types.js';
 import { withoutTrailingSlashes } from '../text-ends.js';
+import { markGoneCommand, splitGoneCommand } from './fix-commands.js';
 
 const DIR = '.checkpoints';
 const short = (sha: string) => sha.slice(0, 7);
@@ -369,7 +370,8 @@ async function checkTipFiles(root: string, history: GitHistory, trees: TipTrees,
   const reported = new Set<string>();
   // A listed file the tip lacks (a path entry, or a brace's literal alternative): its finding when
   // the push is to blame, having removed it (caused) or changed the checkpoint that lists it (carried); else null.
-  const missingFromTip = async (file: string, path: string, entry: string): Promise<Finding | null> => {
+  // `part`: the part of the entry naming the file, null for a brace's alternative (its entry names the others too).
+  const missingFromTip = async (file: string, path: string, entry: string, part: string | null): Promise<Finding | null> => {
     // "src/a.ts (deleted)": the checkpoint itself says the file is gone on purpose.
     if (goneNote(entry) !== null) return null;
     // "docs/api.md — to write": not made yet, as the entry says, unless a pushed commit removed it.
@@ -401,13 +403,29 @@ async function checkTipFiles(root: string, history: GitHistory, trees: TipTrees,
     const to = by?.changes.find((ch) => ch.status === 'R' && (ch.from === file || ch.from === folder))?.path ?? (by && removes(by, file) ? (await history.editedRenames(by.sha, [file])).get(file) : undefined);
     // A complete skill's file renamed is advice in the work tree, as its edits are: never a block.
     if (to && cp.status === 'complete') return null;
+    // A tip other than HEAD (a side branch pushed while main is checked out): the update that says
+    // so in its entry runs on that branch, not here (a pushed HEAD's is the work tree's line).
+    const fix = by && part !== null && seen.head !== tip.toLowerCase() ? markGone(path, entry, part, to ? `renamed to ${to}` : 'deleted') : null;
+    const update = fix === null ? 'update the checkpoint' : `update the checkpoint on the branch you pushed (check it out first, then: \`${fix}\`)`;
     return {
       ...base, level: 'warning', path,
-      message: by ? `${file} is missing${to ? `: renamed to ${to}` : ''} in ${short(by.sha)} ${quoted(by.subject)}; update the checkpoint${where}` : `${file} is missing${where}`,
+      message: by ? `${file} is missing${to ? `: renamed to ${to}` : ''} in ${short(by.sha)} ${quoted(by.subject)}; ${update}${where}` : `${file} is missing${where}`,
       evidence: { file, missing: true, ...(by ? { sha: by.sha } : {}), ...(to ? { renamed_to: to } : {}) },
     };
   };
   const parts = entries.flatMap(({ path, entry }) => (typeof entry === 'string' ? entryParts(entry, inTip).map((part) => ({ part, path, entry })) : []));
+  // The update that says in the tip's entry at `path` that the file `part` names is gone, as the
+  // work tree's check names it (checks.ts markOf): an entry listing other files, each in the tip, split.
+  const markGone = (path: string, entry: string, part: string, what: string): string | null => {
+    if (part.trim() === entry.trim()) return markGoneCommand(cp.skill, path, entry, what);
+    const listed = parts.filter((p) => p.path === path).map((p) => p.part.trim());
+    const there = (p: string) => {
+      const t = parseEntry(p, inTip);
+      return t.kind === 'path' && inTip(t.path);
+    };
+    if (!listed.every((p) => p === part.trim() || there(p))) return null;
+    return splitGoneCommand(cp.skill, path, entry, listed, part.trim(), what, (text) => entryParts(text, inTip));
+  };
   // Patterns are judged once every literal entry has been: a file one names is reported under it.
   const patterns: { target: Extract<EntryTarget, { kind: 'pattern' }>; path: string; entry: string }[] = [];
   for (const { part, path, entry } of parts) {
@@ -427,7 +445,7 @@ async function checkTipFiles(root: string, history: GitHistory, trees: TipTrees,
     if (file === null || reported.has(file)) continue;
     reported.add(file);
     if (!inTip(file)) {
-      const missing = await missingFromTip(file, path, entry);
+      const missing = await missingFromTip(file, path, entry, part);
       if (missing !== null) out.push(missing);
       continue;
     }
@@ -472,7 +490,7 @@ async function checkTipFiles(root: string, history: GitHistory, trees: TipTrees,
       if (file === null || reported.has(file) || inTip(file)) continue;
       reported.add(file);
       if (found.some((f) => f.evidence?.file === file)) continue;
-      const missing = await missingFromTip(file, path, entry);
+      const missing = await missingFromTip(file, path, entry, null);
       if (missing !== null) out.push(missing);
     }
   }

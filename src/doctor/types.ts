@@ -12,7 +12,7 @@ export interface Finding {
   path: string;
   message: string;
   evidence?: { sha?: string; date?: string; file?: string; missing?: boolean; renamed_to?: string; url?: string; queued_at?: string };
-  /** The command that fixes what the finding names, when there is one (hand-written slips, landed work, a listed file gone: fix-commands.ts). */
+  /** The command that fixes what the finding names, run in this checkout, when there is one (hand-written slips, landed work, a listed file gone: fix-commands.ts). */
   fix?: string;
   /** Set by doctor: whether this finding fails `--fail-on-warnings` (under --pushed: only what the push causes or carries). */
   blocks?: boolean;

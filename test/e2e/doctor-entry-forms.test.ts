@@ -358,6 +358,84 @@ describe('files the checkpoint itself says were deleted on purpose', () => {
     expect(pushed.status, pushed.out).toBe(0);
   });
 
+  it('an entry listing several files names the update that splits the one gone off as an entry of its own: pasted as printed, doctor is clean and a later deletion of a file still listed is drift (stop 62 known limit)', async () => {
+    const kept = ['src/a.ts, src/b.ts (PR 12, 4cb0b09)', 'src/c.ts and src/a.ts', 'src/x.ts,src/d.ts', 'src/a.ts; src/e.ts (codegen)', 'src/a.ts & src/f.ts & src/g.ts'];
+    const dir = published('api', handKept(kept), { ...SOURCES, 'src/c.ts': 'c\n', 'src/d.ts': 'd\n', 'src/x.ts': 'x\n', 'src/e.ts': 'e\n', 'src/f.ts': 'f\n', 'src/g.ts': 'g\n' });
+    git(dir, ['rm', '-q', 'src/b.ts', 'src/c.ts', 'src/d.ts', 'src/f.ts', 'src/g.ts']);
+    git(dir, ['mv', 'src/e.ts', 'src/e2.ts']);
+    commitAll(dir, 'Drop b, c, d, f and g; rename e');
+    const refused = push(dir);
+    expect(refused.status, refused.out).not.toBe(0);
+    const lines = refused.out.split('\n').filter((l) => l.endsWith('[blocks push]'));
+    const commands = lines.map((l) => /; update the checkpoint \(`(checkpoint update [^`]+)`\)/.exec(l)?.[1]);
+    // The others' text as written, in the entry left; the note kept with the file it follows. Two
+    // files of one entry gone (f and g): no command, as one would undo the other's when both are pasted.
+    expect(commands).toEqual([
+      "checkpoint update api --context_primer.generated_files.0='src/a.ts' --context_primer.generated_files+='src/b.ts (PR 12, 4cb0b09; deleted)'",
+      "checkpoint update api --context_primer.generated_files.1='src/a.ts' --context_primer.generated_files+='src/c.ts (deleted)'",
+      "checkpoint update api --context_primer.generated_files.2='src/x.ts' --context_primer.generated_files+='src/d.ts (deleted)'",
+      "checkpoint update api --context_primer.generated_files.3='src/a.ts' --context_primer.generated_files+='src/e.ts (codegen; renamed to src/e2.ts)'",
+      undefined,
+      undefined,
+    ]);
+    const json = JSON.parse((await runCli(dir, ['doctor', '--json'])).stdout) as { findings: (F & { fix?: string })[] };
+    expect(json.findings.filter((f) => f.fix !== undefined && f.path.startsWith('context_primer.')).map((f) => f.fix)).toEqual(commands.slice(0, 4));
+    // Pasted into sh as printed, `checkpoint` on PATH as an install puts it.
+    const bin = join(tempDir('cp-bin-'), 'bin');
+    mkdirSync(bin);
+    writeFileSync(join(bin, 'checkpoint'), `#!/bin/sh\nexec '${process.execPath}' '${BIN}' "$@"\n`, { mode: 0o755 });
+    const pasted = spawnSync('/bin/sh', ['-c', commands.slice(0, 4).join('\n')], { cwd: dir, env: { ...GIT_ENV, PATH: `${bin}:${GIT_ENV.PATH}` }, encoding: 'utf8' });
+    expect(pasted.status, pasted.stderr).toBe(0);
+    const doc = JSON.parse(read(dir, FILE)) as { context_primer: { generated_files: string[] } };
+    expect(doc.context_primer.generated_files).toEqual(['src/a.ts', 'src/a.ts', 'src/x.ts', 'src/a.ts', 'src/a.ts & src/f.ts & src/g.ts', 'src/b.ts (PR 12, 4cb0b09; deleted)', 'src/c.ts (deleted)', 'src/d.ts (deleted)', 'src/e.ts (codegen; renamed to src/e2.ts)']);
+    listFiles(dir, [...doc.context_primer.generated_files.slice(0, 4), 'src/a.ts', ...doc.context_primer.generated_files.slice(5)]);
+    commitAll(dir, 'cp: b, c, d and f, g are gone, e renamed');
+    for (const engine of ENGINES) {
+      const found = await fileFindings(dir, engine, ['--fail-on-warnings']);
+      expect(found.filter((f) => f.level !== 'info'), engine).toEqual([]);
+    }
+    const pushed = push(dir);
+    expect(pushed.out).not.toMatch(/blocks push/);
+    expect(pushed.status, pushed.out).toBe(0);
+    // The mark speaks for its own file only: src/x.ts, listed beside d.ts, deleted now is drift.
+    git(dir, ['rm', '-q', 'src/x.ts']);
+    commitAll(dir, 'Drop x');
+    expect((await fileFindings(dir, 'native')).filter((f) => f.level !== 'info').map((f) => `${f.level} ${f.message}`)).toEqual([
+      expect.stringMatching(/^warning src\/x\.ts is missing: deleted in [0-9a-f]{7} "Drop x"; update the checkpoint \(`checkpoint update api --context_primer\.generated_files\.2='src\/x\.ts \(deleted\)'`\) or restore the file$/),
+    ]);
+  });
+
+  it("a side branch pushed while main is checked out: a missing file's line says to check it out and names the update there; followed, the push goes through (stop 62 known limit)", async () => {
+    const dir = published('api', handKept(['src/a.ts, src/b.ts (PR 12)', 'src/c.ts']), { ...SOURCES, 'src/c.ts': 'c\n' });
+    git(dir, ['checkout', '-q', '-b', 'feature']);
+    git(dir, ['rm', '-q', 'src/b.ts', 'src/c.ts']);
+    commitAll(dir, 'Drop b and c');
+    git(dir, ['checkout', '-q', 'main']);
+    const refused = gitTry(dir, ['push', 'origin', 'feature']);
+    const out = refused.stdout + refused.stderr;
+    expect(refused.status, out).not.toBe(0);
+    const lines = out.split('\n').filter((l) => l.endsWith('[blocks push]'));
+    const commands = lines.map((l) => /; update the checkpoint on the branch you pushed \(check it out first, then: `(checkpoint update [^`]+)`\) \(as pushed in [0-9a-f]{7}\) \[blocks push\]$/.exec(l)?.[1]);
+    expect(commands, out).toEqual([
+      "checkpoint update api --context_primer.generated_files.0='src/a.ts' --context_primer.generated_files+='src/b.ts (PR 12; deleted)'",
+      "checkpoint update api --context_primer.generated_files.1='src/c.ts (deleted)'",
+    ]);
+    // Not pasteable on main: no `fix` for it in --json, which names commands for this checkout.
+    const json = JSON.parse((await runCli(dir, ['doctor', '--json', `--pushed=${git(dir, ['rev-parse', 'feature']).trim()}`])).stdout) as { findings: (F & { fix?: string })[] };
+    expect(json.findings.filter((f) => f.path.startsWith('context_primer.') && f.level === 'warning').map((f) => f.fix)).toEqual([undefined, undefined]);
+    git(dir, ['checkout', '-q', 'feature']);
+    const bin = join(tempDir('cp-bin-'), 'bin');
+    mkdirSync(bin);
+    writeFileSync(join(bin, 'checkpoint'), `#!/bin/sh\nexec '${process.execPath}' '${BIN}' "$@"\n`, { mode: 0o755 });
+    const pasted = spawnSync('/bin/sh', ['-c', commands.join('\n')], { cwd: dir, env: { ...GIT_ENV, PATH: `${bin}:${GIT_ENV.PATH}` }, encoding: 'utf8' });
+    expect(pasted.status, pasted.stderr).toBe(0);
+    commitAll(dir, 'cp: b and c are gone');
+    git(dir, ['checkout', '-q', 'main']);
+    const pushed = gitTry(dir, ['push', 'origin', 'feature']);
+    expect(pushed.stdout + pushed.stderr).not.toMatch(/blocks push/);
+    expect(pushed.status, pushed.stderr).toBe(0);
+  });
+
   it('a note about the content ("src/a.ts — removed the v1 handler") still reads a deleted file as drift', async () => {
     const dir = published('api', handKept(['src/a.ts — removed the v1 handler', 'src/b.ts (to be deleted)']), SOURCES);
     git(dir, ['rm', '-q', 'src/a.ts', 'src/b.ts']);
@@ -400,7 +478,9 @@ describe('entries as a session writes them, red team 12-06', () => {
     for (const engine of ENGINES) {
       const found = await fileFindings(dir, engine);
       expect(found.map((f) => `${f.level} ${f.path}: ${f.message}`), engine).toEqual([
-        expect.stringMatching(/^warning context_primer\.generated_files\[0\]: src\/a\.test\.ts is missing: deleted in [0-9a-f]{7} "Drop a test and c"; update the checkpoint \(or restore the file\)$/),
+        // The file gone split off its list as an entry of its own, marked (stop 62 known limit); a list
+        // trailing off ("etc") gets no command: the entry left ("src/b.ts etc") would read otherwise.
+        expect.stringMatching(/^warning context_primer\.generated_files\[0\]: src\/a\.test\.ts is missing: deleted in [0-9a-f]{7} "Drop a test and c"; update the checkpoint \(`checkpoint update api --context_primer\.generated_files\.0='src\/a\.ts' --context_primer\.generated_files\+='src\/a\.test\.ts \(deleted\)'`\) or restore the file$/),
         expect.stringMatching(/^warning context_primer\.generated_files\[1\]: src\/c\.ts is missing: deleted in [0-9a-f]{7} "Drop a test and c"; update the checkpoint \(or restore the file\)$/),
       ]);
     }

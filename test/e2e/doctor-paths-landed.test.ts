@@ -123,7 +123,7 @@ describe('a comma list in one generated_files entry (r14 W4)', () => {
     expect(await fileFindings(dir)).toEqual([]);
     git(dir, ['rm', '-q', 'src/b.ts']);
     const sha = commitAll(dir, 'Drop the b module').slice(0, 7);
-    expect((await fileFindings(dir)).map((f) => [f.path, f.level, f.message])).toEqual([['context_primer.generated_files[0]', 'warning', `src/b.ts is missing: deleted in ${sha} "Drop the b module"; update the checkpoint (or restore the file)`]]);
+    expect((await fileFindings(dir)).map((f) => [f.path, f.level, f.message])).toEqual([['context_primer.generated_files[0]', 'warning', `src/b.ts is missing: deleted in ${sha} "Drop the b module"; update the checkpoint (\`checkpoint update list --context_primer.generated_files.0='src/a.ts' --context_primer.generated_files+='src/b.ts (PR 4; deleted)'\`) or restore the file`]]);
     const r = await judgedPush(dir);
     expect(r.status, r.out).not.toBe(0);
     expect(r.out).toMatch(/src\/b\.ts is missing[^\n]*\[blocks push\]/);
@@ -157,7 +157,7 @@ describe('paths joined by a bare comma in one generated_files entry (red team rt
     expect(saved.status, saved.out).toBe(0);
     git(dir, ['rm', '-q', 'src/a.ts']);
     const sha = commitAll(dir, 'Drop the a module').slice(0, 7);
-    expect((await fileFindings(dir)).map((f) => [f.path, f.level, f.message])).toEqual([['context_primer.generated_files[0]', 'warning', `src/a.ts is missing: deleted in ${sha} "Drop the a module"; update the checkpoint (or restore the file)`]]);
+    expect((await fileFindings(dir)).map((f) => [f.path, f.level, f.message])).toEqual([['context_primer.generated_files[0]', 'warning', `src/a.ts is missing: deleted in ${sha} "Drop the a module"; update the checkpoint (\`checkpoint update commas --context_primer.generated_files.0='src/x.ts' --context_primer.generated_files+='src/a.ts (PR 12; deleted)'\`) or restore the file`]]);
     const r = await judgedPush(dir);
     expect(r.status, r.out).not.toBe(0);
     expect(r.out).toMatch(/src\/a\.ts is missing[^\n]*\[blocks push\]/);
