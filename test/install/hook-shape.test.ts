@@ -35,6 +35,13 @@ describe('hookShape', () => {
     expect(hookShape(`npm test\n#!/bin/bash\n`).demoted).toBeNull();
   });
 
+  it('a dash hook takes the line after its #! line; zsh and ksh, which the line is not tested under, are run through the sh wrapper (stop 62 known limit)', () => {
+    expect(hookShape('#!/bin/dash\nnpm test\n')).toEqual({ ours: null, shebang: true, foreign: null, demoted: null });
+    expect(hookShape('#!/usr/bin/env sh\nnpm test\n').foreign).toBeNull();
+    expect(hookShape('#!/usr/bin/env zsh\nnpm test\n').foreign).toBe('zsh');
+    expect(hookShape('#!/bin/ksh\nnpm test\n').foreign).toBe('ksh');
+  });
+
   it('a python or node hook is foreign, with our line in it or not, above its #! line or below', () => {
     expect(hookShape('#!/usr/bin/env python3\nimport sys\n')).toMatchObject({ ours: null, foreign: 'python3' });
     expect(hookShape(`#!/usr/bin/env python3\n${LINE}\nimport sys\n`)).toMatchObject({ ours: 'first', foreign: 'python3' });
