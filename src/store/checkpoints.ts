@@ -25,6 +25,7 @@ import { withLock } from './lock.js';
 import { pathArg } from './paste-path.js';
 import type { BigIntStats } from 'node:fs';
 import { parseKnownJson } from './trusted-json.js';
+import { RotationJournal } from './rotation-journal.js';
 import { ensureProjectDir, isNormalAbsolute, linkAt, listProjectDir, projectPathExists, readProjectFile, readProjectText, removeEmptyDir, statProjectFile, writablePath } from './safe-fs.js';
 
 /** Larger than this is not session state; refuse to parse it rather than stall. */
@@ -316,16 +317,17 @@ export interface MutateOptions {
   /**
    * Transform the current document (null when there is none yet) into the next one. `texts`, a
    * copy of the file's literal texts, is what the write keeps: a change may update it (update-ops does).
-   * `now`: the instant of this write, to stamp it with.
+   * `now`: the instant of this write, to stamp it with. `journal`: the rotation journal as it bears
+   * on the current document (a change that takes logged entries out, or brings them back, says so to it).
    */
-  change: (current: JsonValue | null, texts: LiteralTexts, now: Date) => JsonValue;
+  change: (current: JsonValue | null, texts: LiteralTexts, now: Date, journal: RotationJournal) => JsonValue;
   /**
    * Extra work inside the lock, after validation and before the write (rotation writes history here).
    * `text`: what would be written for `next` (return `next` itself to have it written); `texts`: the
    * literal texts it is written with, which a beforeWrite that returns another document updates in
    * place for it (update --auto-rotate: what the log keeps, re-keyed to its new places).
    */
-  beforeWrite?: (next: JsonValue, text: string, texts: LiteralTexts, now: Date) => JsonValue;
+  beforeWrite?: (next: JsonValue, text: string, texts: LiteralTexts, now: Date, journal: RotationJournal) => JsonValue;
   /**
    * Takes beforeWrite's own writes back (rotation's history write) when the checkpoint write
    * after it is refused or fails, before the error goes on: so "nothing was changed" stays true.
@@ -431,6 +433,7 @@ function refuseTooDeep(root: string, path: string, value: JsonValue): void {
 
 interface Prepared {
   current: CheckpointFile | null;
+  journal: RotationJournal;
   next: JsonValue;
   /** The text of `next`, as it would be written. */
   text: string;
@@ -478,7 +481,8 @@ function prepareWrite(root: string, skill: string, path: string, opts: MutateOpt
   const current = readCheckpoint(root, skill, opts.readLimit);
   if (current === null) refuseCaseTwin(root, skill);
   const texts: LiteralTexts = new Map([...(current?.format.texts ?? [])].map(([key, known]) => [key, [...known]]));
-  const next = opts.change(current ? structuredClone(current.value) : null, texts, now);
+  const journal = RotationJournal.open(root, skill, current?.value ?? null);
+  const next = opts.change(current ? structuredClone(current.value) : null, texts, now, journal);
   refuseTooDeep(root, path, next);
   const format: TextFormat = { ...(current?.format ?? DEFAULT_FORMAT), texts };
   const text = checkpointText(current, next, format);
@@ -493,7 +497,7 @@ function prepareWrite(root: string, skill: string, path: string, opts: MutateOpt
   const introduced = (current === null ? errors : notAlreadyIn(basename(path), errors, [{ value: current.value, text: current.text, texts: current.format.texts }], next)).filter((e) => !opts.broughtBack?.(e));
   if (introduced.length) refuseInvalid(root, path, introduced, current === null);
   const kept = errors.filter((e) => !introduced.includes(e)).map((e): KeptError => (current !== null && changedAt(current.value, next, e.path) ? { ...e, rewritten: true } : e));
-  return { current, next, text, format, warnings, kept, now };
+  return { current, journal, next, text, format, warnings, kept, now };
 }
 
 /**
@@ -509,9 +513,9 @@ export function previewMutation(root: string, skill: string, opts: Pick<MutateOp
 function mutateLocked(root: string, skill: string, path: string, opts: MutateOptions): Promise<MutateResult> {
   return withLock(lockPathFor(root, skill), () => {
     // The clock is read here, under the lock: a write waiting for it stamps when it writes.
-    const { current, format, warnings, kept, now, ...prepared } = prepareWrite(root, skill, path, opts);
+    const { current, journal, format, warnings, kept, now, ...prepared } = prepareWrite(root, skill, path, opts);
     let next = prepared.next;
-    if (opts.beforeWrite) next = opts.beforeWrite(next, prepared.text, format.texts!, now);
+    if (opts.beforeWrite) next = opts.beforeWrite(next, prepared.text, format.texts!, now, journal);
     try {
       refuseTooDeep(root, path, next);
       // The same value (beforeWrite changes a document only by returning another): its text is known.
@@ -520,11 +524,18 @@ function mutateLocked(root: string, skill: string, path: string, opts: MutateOpt
       const changed = finalText !== current?.text;
       // safe-fs followed the link to read (its target is inside the project); the rename replaces it.
       const link = changed ? linkAt(path) : null;
-      if (changed) replaceText(root, path, finalText);
+      if (changed) {
+        // A rotation a killed run left half done stays true of the file written (rotation-journal.ts).
+        journal.prepare(next);
+        replaceText(root, path, finalText);
+        journal.settle();
+      }
       return { path, before: current?.value ?? null, after: next, warnings, kept, changed, ...(link !== null ? { replacedLink: link } : {}) };
     } catch (e) {
-      // replaceText is an atomic rename: a throw means the checkpoint is as it was.
+      // replaceText is an atomic rename: a throw means the checkpoint is as it was. History
+      // first: a journal put back while history/ is not would no longer say what history/ holds.
       opts.undoBeforeWrite?.(e);
+      journal.undo();
       throw e;
     }
   });

@@ -11,12 +11,9 @@ import { withLock } from './lock.js';
 import { refuseConflicted, refuseOutside } from './index-conflicts.js';
 import { isSkillName } from './skill-name.js';
 import { ARCHIVE_NAME, ROTATION_NAME } from '../protocol/file-names.js';
+import { HISTORY_DIR, historyDir, MAX_ROTATION_FILE_BYTES } from './history-paths.js';
 
-export const HISTORY_DIR = 'history';
-
-export function historyDir(root: string): string {
-  return join(checkpointsDir(root), HISTORY_DIR);
-}
+export { HISTORY_DIR, historyDir, MAX_ROTATION_FILE_BYTES } from './history-paths.js';
 
 /**
  * history/ to write into, made if needed: a real folder of .checkpoints/ (of the real one, when
@@ -212,13 +209,6 @@ export function resolveArchive(root: string, arg: string, base = root): string {
   }
   return candidate;
 }
-
-/**
- * Rotation files are read whole up to this: rotate appends a day's entries into one, so one can
- * pass the 4 MiB a checkpoint may hold (a merge left the checkpoint up to 16 MiB, rotate reads
- * that much). Restore reads what rotate may write: every archive written can be restored.
- */
-export const MAX_ROTATION_FILE_BYTES = 16 * 1024 * 1024;
 
 /**
  * Why restore would refuse an archive of `bytes` for its size, else null. An archived checkpoint

@@ -20,7 +20,7 @@ import { checkpointPath, display, instantOf, lockPathFor, MAX_READ_BYTES, mutate
 import { refuseConflicted, refuseOutside } from './index-conflicts.js';
 import { archiveTooBig, historyDir, MAX_ROTATION_FILE_BYTES, parseArchiveName, resolveArchive } from './history.js';
 import { withLock } from './lock.js';
-import { clearRotationJournal, crashedCopiesIn, pointerOf } from './rotate.js';
+import { pointerOf } from './history-paths.js';
 import { listProjectDir, projectPathExists, readProjectBytes, readProjectText, statProjectFile, writablePath } from './safe-fs.js';
 import { assertSkillName, SKILL_NAME } from './skill-name.js';
 
@@ -211,7 +211,6 @@ async function restoreRotation(root: string, skill: string, archive: string, val
   const extra = projectLogs(root);
   let count = { restored: 0, left: 0 };
   let named = false;
-  let crashed = false;
   // Where the records put back stand in the result: their errors were the file's before they moved out.
   let putBack: RestoredLog[] = [];
   const result = await mutateCheckpoint(root, skill, {
@@ -222,7 +221,7 @@ async function restoreRotation(root: string, skill: string, archive: string, val
     },
     refused: `the entries stay in history/${name}: copy back the ones you need by hand`,
     now,
-    change: (current, texts) => {
+    change: (current, texts, _now, journal) => {
       if (current === null || typeof current !== 'object' || Array.isArray(current)) {
         throw new CheckpointError('E_INVALID', `.checkpoints/${skill}.checkpoint.json is not a JSON object`, { hint: 'fix it (checkpoint validate), then restore' });
       }
@@ -232,9 +231,9 @@ async function restoreRotation(root: string, skill: string, archive: string, val
       const placed: RestoredLog[] = [];
       putBack = placed;
       if (named) {
-        // Every entry is out of the checkpoint, but for what a rotation killed before its checkpoint write left in both places.
-        const elsewhere = crashedCopiesIn(root, skill, doc, pointer);
-        crashed = elsewhere.size > 0;
+        // Every entry is out of the checkpoint, but for what a rotation killed before its checkpoint
+        // write left in both places (its journal, which this write settles: the file's entries are all back).
+        const elsewhere = journal.settleFile(pointer);
         count = restoreRotatedEntries(doc, file, { mode: 'all', elsewhere, restoredBefore: restoredBefore(root, skill, doc, pointer), placed, where, extra });
         removePointer(doc, pointer, file.skill_state_was_empty === true);
       } else {
@@ -254,7 +253,5 @@ async function restoreRotation(root: string, skill: string, archive: string, val
       return doc;
     },
   });
-  // The journal named the checkpoint as it was: it is settled now.
-  if (crashed) clearRotationJournal(root, skill);
   return { skill, path: result.path, entries: count.restored, already: count.left, named, kept: result.kept, written: result.changed, ...(result.replacedLink !== undefined ? { replacedLink: result.replacedLink } : {}) };
 }

@@ -2,26 +2,20 @@
 // entries are first written (atomically) into history/<skill>.<YYYY-MM-DD>.json, and only
 // then is the checkpoint rewritten. A checkpoint write that fails (a full disk) takes the
 // history write back: the rotation file's old bytes stay linked under a second name until
-// the checkpoint write lands, so putting them back needs no space. Between the two, a local
-// journal (.checkpoints/.<skill>.rotation.tmp, never committed) names the checkpoint (by
-// content hash) and the entries just archived. A crash (a kill, not a failed write) before the
-// checkpoint write leaves that checkpoint behind, so the next run (rotate, or done's overflow)
-// drops from it exactly those entries and nothing else, also after other writes meanwhile (an
-// update) as long as the checkpoint still holds every one of them: an entry merely equal to an
-// archived one, beyond those, is a new event and moves again. (Kept out of the rotation file: it would make two
-// branches' rotation files conflict.) A crash before the journal is written doubles, never loses.
+// the checkpoint write lands, so putting them back needs no space. A kill between the two is
+// finished by the next run through the rotation journal (store/rotation-journal.ts, which says
+// why every point of it is safe). (Kept out of the rotation file: it would make two branches'
+// rotation files conflict.)
 // A rotation file the checkpoint names in skill_state.rotated_to holds entries that are out of
 // it; restore puts such a file's entries back whole and takes the name out. So rotate appends
 // only to a file the checkpoint names (or a new one): after a restore, the day's next rotation
 // goes to <skill>.<date>-1.json, never into a file whose entries are back in the checkpoint.
-import { createHash } from 'node:crypto';
 import { basename, dirname, join } from 'node:path';
 import { CheckpointError, isCheckpointError } from '../errors.js';
 import { copyItemTexts, DEFAULT_FORMAT, formatJson, rekeyItems, type TextFormat } from '../protocol/format.js';
 import { formatKeepingLayout } from '../protocol/layout.js';
 import { literalPlace, type ItemKeyCache, type LiteralTexts } from '../protocol/json.js';
-import { canonicalJson } from '../protocol/identity.js';
-import { appendToRotationFile, DEFAULT_ROTATE_KEEP, logPathIn, planRotation, rotationFileProblem, STATE_WAS_EMPTY, stateWasEmpty, type ExtraLogRules, type LogRotation, type RotationFile, type RotationPlan } from '../protocol/rotation.js';
+import { appendToRotationFile, DEFAULT_ROTATE_KEEP, planRotation, rotationFileProblem, STATE_WAS_EMPTY, stateWasEmpty, type ExtraLogRules, type LogRotation, type RotationFile, type RotationPlan } from '../protocol/rotation.js';
 import { compileExtraLogs } from '../protocol/fields.js';
 import type { JsonObject, JsonValue } from '../protocol/types.js';
 import { MAX_FILE_BYTES } from '../protocol/validate.js';
@@ -30,10 +24,11 @@ import { refuseConflicted } from './index-conflicts.js';
 import { checkpointPath, checkpointText, display, MAX_READ_BYTES, mutateCheckpoint, OVERSIZED_READ_BYTES, instantOf, type Clock, type CheckpointFile, parseCheckpointText, readCheckpoint, requireCheckpoint } from './checkpoints.js';
 import { readConfig, readConfigFor, type ProjectConfig } from './config.js';
 import { ensureHistoryDir, historyDir, MAX_ROTATION_FILE_BYTES } from './history.js';
+import { pointerOf } from './history-paths.js';
+import { RotationJournal, type LogCopies } from './rotation-journal.js';
 import { projectPathExists, readProjectText, removeEmptyDir, statProjectFile, writablePath } from './safe-fs.js';
-import { checkpointsDir } from './checkpoints.js';
 import { linkSync, renameSync, unlinkSync } from 'node:fs';
-import { countEntries, rotationPointers, type EntryCounts } from '../protocol/rotation.js';
+import { rotationPointers } from '../protocol/rotation.js';
 
 
 /** Test-only: SIGKILL this process right after the history write, before the checkpoint write. */
@@ -70,20 +65,16 @@ export function rotationFileName(skill: string, now: Date, n = 0): string {
   return `${skill}.${now.toISOString().slice(0, 10)}${n ? `-${n}` : ''}.json`;
 }
 
-/** The pointer form of a history path (as skill_state.rotated_to records it): relative to the root, with forward slashes. */
-export function pointerOf(root: string, path: string): string {
-  return display(root, path).split('\\').join('/');
-}
+export { pointerOf };
 
 /**
  * Where entries moved out of `doc` today go: the first of the day's rotation files that `doc`
  * names in rotated_to (its entries are out of this checkpoint, so appending keeps that true) or
  * that does not exist yet. One it does not name (restored, or a reset checkpoint's) is left as
- * it is. `alsoOurs`: a file a killed rotation of this very document wrote to.
+ * it is. `alsoOurs`: files a killed rotation of this very document wrote to (its journal).
  */
-function rotationTarget(root: string, skill: string, doc: JsonObject, now: Date, alsoOurs?: string): string {
-  const named = new Set(rotationPointers(doc));
-  if (alsoOurs !== undefined) named.add(alsoOurs);
+function rotationTarget(root: string, skill: string, doc: JsonObject, now: Date, alsoOurs: readonly string[] = []): string {
+  const named = new Set([...rotationPointers(doc), ...alsoOurs]);
   for (let n = 0; ; n++) {
     const target = join(historyDir(root), rotationFileName(skill, now, n));
     if (named.has(pointerOf(root, target)) || !projectPathExists(root, target)) return target;
@@ -114,133 +105,6 @@ function saysStateWasEmpty(root: string, skill: string, pointer: string): boolea
   }
 }
 
-/** Fingerprint of a checkpoint document, as a rotation file's last_rotation records it. */
-export function docFingerprint(doc: JsonValue): string {
-  return createHash('sha256').update(canonicalJson(doc)).digest('hex');
-}
-
-/** dotted log path -> canonical entry JSON -> how many copies a crashed rotation already wrote, and where. */
-type CrashIndex = Map<string, Map<string, { n: number; where: string }>>;
-
-interface Journal {
-  doc: string;
-  where: string;
-  logs: Record<string, JsonValue[]>;
-}
-
-function journalPath(root: string, skill: string): string {
-  return join(checkpointsDir(root), `.${skill}.rotation.tmp`);
-}
-
-/** Forgets the journal once the checkpoint write it guarded is done. */
-export function clearRotationJournal(root: string, skill: string): void {
-  try {
-    unlinkSync(writablePath(root, journalPath(root, skill)));
-  } catch {
-    // none, or not ours to remove: a stale journal never matches another checkpoint
-  }
-}
-
-/**
- * Whether the rotation file the journal names still ends, in each log, with the entries the
- * killed run appended there. The user may have thrown that file away (an untracked file after
- * the crash) or checked out its committed bytes: then the entries are in the checkpoint alone,
- * and the journal must excuse none of them (at worst an entry is archived twice, never lost).
- */
-function journalWritten(root: string, skill: string, journal: Journal): boolean {
-  const where = String(journal.where);
-  const path = join(historyDir(root), basename(where));
-  if (pointerOf(root, path) !== where) return false;
-  try {
-    const text = readProjectText(root, path, { maxBytes: MAX_ROTATION_FILE_BYTES });
-    if (text === null) return false;
-    const { value } = parseCheckpointText(text, where);
-    if (rotationFileProblem(value, skill)) return false;
-    const held = (value as unknown as RotationFile).entries;
-    return Object.entries(journal.logs).every(([dotted, entries]) => {
-      const log = held[dotted];
-      if (!Array.isArray(entries) || !Array.isArray(log) || log.length < entries.length) return false;
-      const tail = log.slice(log.length - entries.length);
-      return entries.every((e, i) => canonicalJson(e) === canonicalJson(tail[i]!));
-    });
-  } catch {
-    return false;
-  }
-}
-
-/** Whether each log of `doc` still holds the journal's entries, each at least as often as it lists them. */
-function holdsAll(doc: JsonObject, logs: Record<string, JsonValue[]>): boolean {
-  return Object.entries(logs).every(([dotted, entries]) => {
-    if (!Array.isArray(entries)) return false;
-    let log: JsonValue | undefined = doc;
-    for (const seg of logPathIn(doc, dotted)) log = log !== null && typeof log === 'object' && !Array.isArray(log) ? (log as JsonObject)[seg] : undefined;
-    if (!Array.isArray(log)) return false;
-    const held = new Map<string, number>();
-    for (const e of log) {
-      const k = canonicalJson(e);
-      held.set(k, (held.get(k) ?? 0) + 1);
-    }
-    return entries.every((e) => {
-      const k = canonicalJson(e);
-      const n = held.get(k) ?? 0;
-      held.set(k, n - 1);
-      return n > 0;
-    });
-  });
-}
-
-/** What a rotation killed before its checkpoint write left in history: when `doc` is that checkpoint, or still holds all it archived. */
-function crashedRotation(root: string, skill: string, doc: JsonObject): { index: CrashIndex; where?: string } {
-  const index: CrashIndex = new Map();
-  let journal: Journal;
-  try {
-    const text = readProjectText(root, journalPath(root, skill), { maxBytes: MAX_ROTATION_FILE_BYTES });
-    if (text === null) return { index };
-    journal = JSON.parse(text) as Journal;
-  } catch {
-    return { index }; // unreadable: skip nothing (at worst an entry is archived twice, never lost)
-  }
-  if (!journal || typeof journal.logs !== 'object' || journal.logs === null) return { index };
-  // The checkpoint as the killed run left it, or written since (an update, a done) while it still
-  // holds every entry that run archived: those copies are in history already, whatever else changed.
-  if (journal.doc !== docFingerprint(doc) && !holdsAll(doc, journal.logs)) return { index };
-  if (!journalWritten(root, skill, journal)) return { index };
-  for (const [dotted, entries] of Object.entries(journal.logs)) {
-    if (!Array.isArray(entries)) continue;
-    const byEntry = new Map<string, { n: number; where: string }>();
-    index.set(dotted, byEntry);
-    for (const e of entries) {
-      const k = canonicalJson(e);
-      const seen = byEntry.get(k);
-      if (seen) seen.n++;
-      else byEntry.set(k, { n: 1, where: String(journal.where) });
-    }
-  }
-  return { index, where: String(journal.where) };
-}
-
-/** Each copy a crashed run wrote excuses one equal entry of the checkpoint, no more: where it went, or null. */
-function excuser(index: CrashIndex): (dotted: string, entry: JsonValue) => string | null {
-  return (dotted, entry) => {
-    const hit = index.get(dotted)?.get(canonicalJson(entry));
-    if (!hit || hit.n === 0) return null;
-    hit.n--;
-    return hit.where;
-  };
-}
-
-/**
- * The copies of entries a rotation killed before its checkpoint write put into the rotation file
- * `pointer` while `doc` (the checkpoint still as it was) holds them too: restore leaves those out.
- */
-export function crashedCopiesIn(root: string, skill: string, doc: JsonObject, pointer: string): EntryCounts {
-  const counts: EntryCounts = new Map();
-  for (const [dotted, byEntry] of crashedRotation(root, skill, doc).index) {
-    for (const [k, { n, where }] of byEntry) if (where === pointer) countEntries(counts, dotted, []).get(dotted)!.set(k, n);
-  }
-  return counts;
-}
-
 interface Settings {
   keep: number;
   extra: ExtraLogRules;
@@ -250,14 +114,14 @@ function settings(config: ProjectConfig, keep?: number): Settings {
   return { keep: keep ?? config.rotate_keep ?? DEFAULT_ROTATE_KEEP, extra: compileExtraLogs(config) };
 }
 
-function plan(root: string, skill: string, doc: JsonObject, now: Date, s: Settings): { plan: RotationPlan; target: string } {
-  const { index, where } = crashedRotation(root, skill, doc);
-  const target = rotationTarget(root, skill, doc, now, where);
+/** `journal`: what a killed rotation left in history/ (its copies leave the checkpoint without moving again). */
+function plan(root: string, skill: string, doc: JsonObject, now: Date, s: Settings, journal: RotationJournal): { plan: RotationPlan; target: string } {
+  const target = rotationTarget(root, skill, doc, now, journal.files());
   const p = planRotation(doc, {
     keep: s.keep,
     extra: s.extra,
     target: pointerOf(root, target),
-    inHistory: excuser(index),
+    inHistory: journal.excuser(),
   });
   return { plan: p, target };
 }
@@ -265,11 +129,11 @@ function plan(root: string, skill: string, doc: JsonObject, now: Date, s: Settin
 /** A history write whose checkpoint write is still to come: taken back if that fails, settled once it landed. */
 export interface HistoryWrite {
   /**
-   * history/ as it was: the rotation file's old bytes (or no file), the journal as it was, a
-   * history/ folder this write made removed. Throws (saying what is left) only if that fails.
+   * history/ as it was: the rotation file's old bytes (or no file), a history/ folder this
+   * write made removed. Throws (saying what is left) only if that fails.
    */
   undo(cause: unknown): void;
-  /** The checkpoint write landed: the old bytes' second name and the journal go. */
+  /** The checkpoint write landed: the old bytes' second name goes (the journal is the write's: mutateCheckpoint). */
   settle(): void;
 }
 
@@ -338,12 +202,13 @@ function rekeyKeptEntries(texts: LiteralTexts, from: JsonObject, p: RotationPlan
 }
 
 /**
- * Writes the moved entries into the day's rotation file (appending), recording which checkpoint they left.
+ * Writes the moved entries into the day's rotation file (appending), and has `journal` name them
+ * (store/rotation-journal.ts) for the write of `final`, the checkpoint without them.
  * `texts`, the literal texts of `from` (the checkpoint before): each moved entry keeps them in the file, as
  * the file's own entries keep theirs. Returns the write, to be settled after the checkpoint write or
  * undone when it fails (null: nothing moved).
  */
-function writeHistory(root: string, skill: string, target: string, p: { moved: number; logs: readonly MovedLog[] }, now: Date, from: JsonObject, texts?: LiteralTexts, cache?: ItemKeyCache): HistoryWrite | null {
+function writeHistory(root: string, skill: string, target: string, p: { moved: number; logs: readonly MovedLog[] }, now: Date, from: JsonObject, journal: RotationJournal, final: JsonValue, texts?: LiteralTexts, cache?: ItemKeyCache): HistoryWrite | null {
   if (!p.moved) return null;
   const dir = historyDir(root);
   const madeDir = !projectPathExists(root, dir);
@@ -361,29 +226,23 @@ function writeHistory(root: string, skill: string, target: string, p: { moved: n
     }
   }
   const where = pointerOf(root, target);
-  const journal: Journal = { doc: docFingerprint(from), where, logs: Object.fromEntries(p.logs.filter((l) => l.moved.length).map((l) => [l.dotted, l.moved])) };
-  // Taken back journal first: a failure half way then leaves entries in both places with no
-  // journal naming them, which the next rotate moves again (doubled), never a journal naming
-  // entries the file no longer has (which the next rotate would drop: lost).
-  const steps: { back(): void; drop(): void }[] = [];
-  const failed = (cause: unknown, e: unknown, journaled: boolean): CheckpointError =>
+  // Each log's copies, from where they start in the file.
+  const copies: Record<string, LogCopies> = Object.fromEntries(p.logs.filter((l) => l.moved.length).map((l) => [l.dotted, { from: existing?.file.entries[l.dotted]?.length ?? 0, entries: l.moved }]));
+  let fileStep: { back(): void; drop(): void } | undefined;
+  let journaled = false;
+  const failed = (cause: unknown, e: unknown): CheckpointError =>
     new CheckpointError('E_UNSAFE', `${cause instanceof Error ? cause.message : String(cause)}; the checkpoint was not changed, but ${where} could not be put back as it was (${e instanceof Error ? e.message : String(e)}): it holds ${p.moved} entr${p.moved === 1 ? 'y' : 'ies'} the checkpoint still holds too`, {
       hint: journaled
         ? `run \`checkpoint rotate ${skill}\` again once the disk takes it: it moves each of them once (a journal names them)`
         : `remove the last ${p.moved === 1 ? 'entry' : `${p.moved} entries`} appended there by hand, or the next rotate archives each a second time`,
       cause,
     });
+  // The journal stays: what it says is true of the checkpoint as it is, the file taken back or not.
   const undo = (cause: unknown): void => {
-    const [fileStep, journalStep] = steps;
-    try {
-      journalStep?.back();
-    } catch (e) {
-      throw failed(cause, e, true);
-    }
     try {
       fileStep?.back();
     } catch (e) {
-      throw failed(cause, e, false);
+      throw failed(cause, e);
     }
     if (madeDir) removeEmptyDir(root, dir);
   };
@@ -392,20 +251,15 @@ function writeHistory(root: string, skill: string, target: string, p: { moved: n
     // indent, its inline arrays), as every checkpoint write keeps the checkpoint's.
     const format: TextFormat = { ...(existing?.format ?? DEFAULT_FORMAT), texts: kept };
     const text = existing ? formatKeepingLayout(existing.text, existing.file as unknown as JsonValue, file as unknown as JsonValue, format, existing.format.texts) : formatJson(file, format);
-    steps.push(replaceUndoably(writablePath(root, target, { atomic: true }), text));
-    steps.push(replaceUndoably(writablePath(root, journalPath(root, skill), { atomic: true }), JSON.stringify(journal)));
+    fileStep = replaceUndoably(writablePath(root, target, { atomic: true }), text);
+    journal.prepare(final, { where, logs: copies });
+    journaled = true;
   } catch (e) {
     undo(e);
     throw e;
   }
   if (process.env[CRASH_AFTER_HISTORY_ENV] === '1') process.kill(process.pid, 'SIGKILL');
-  return {
-    undo,
-    settle: () => {
-      for (const step of steps) step.drop();
-      clearRotationJournal(root, skill);
-    },
-  };
+  return { undo, settle: () => fileStep?.drop() };
 }
 
 function asObject(skill: string, value: JsonValue | null): JsonObject {
@@ -446,7 +300,7 @@ export async function rotateSkill(root: string, skill: string, opts: RotateOptio
   const s = settings(opts.config ?? readConfig(root), opts.keep);
   const current = requireCheckpoint(root, skill, OVERSIZED_READ_BYTES, `rotate ${skill}`);
   // A first look (what --dry-run reports); the write plans again under the lock, with the instant it writes.
-  const first = plan(root, skill, asObject(skill, current.value), instantOf(opts.now), s);
+  const first = plan(root, skill, asObject(skill, current.value), instantOf(opts.now), s, RotationJournal.open(root, skill, current.value));
   // Read past the readers' cap only to shrink it: with no telemetry to move, say so, never exit 0 on it.
   if (current.sizeBytes > MAX_READ_BYTES && !first.plan.changed) {
     throw new CheckpointError('E_INVALID', `${display(root, current.path)} is ${current.sizeBytes} bytes, over the ${MAX_READ_BYTES}-byte limit for a checkpoint, and holds no old telemetry to rotate out`, {
@@ -469,26 +323,25 @@ export async function rotateSkill(root: string, skill: string, opts: RotateOptio
     now: opts.now,
     act: `rotate ${skill}`,
     readLimit: OVERSIZED_READ_BYTES,
-    change: (value, texts, now) => {
+    change: (value, texts, now, journal) => {
       moving = new Map(texts);
       const live = readCheckpoint(root, skill, OVERSIZED_READ_BYTES);
       if (!live) throw new CheckpointError('E_NOT_FOUND', `no checkpoint for skill "${skill}" (it was removed while rotating)`);
       const from = asObject(skill, value);
-      pending = { ...plan(root, skill, from, now, s), from, now };
+      pending = { ...plan(root, skill, from, now, s, journal), from, now };
       if (pending.plan.changed) rekeyKeptEntries(texts, from, pending.plan, keys);
       // The size after: the text written, with the texts it is written with.
       done = report(root, skill, live, live.path, pending.target, pending.plan, live.sizeBytes, { ...live.format, texts }, false);
       return pending.plan.changed ? pending.plan.doc : (value as JsonValue);
     },
     // Validation passed: history first; mutateCheckpoint then replaces the checkpoint (or, failing, has history taken back).
-    beforeWrite: (next) => {
-      if (pending) written = writeHistory(root, skill, pending.target, pending.plan, pending.now, pending.from, moving, keys);
+    beforeWrite: (next, _text, _texts, _now, journal) => {
+      if (pending) written = writeHistory(root, skill, pending.target, pending.plan, pending.now, pending.from, journal, next, moving, keys);
       return next;
     },
     undoBeforeWrite: (cause) => written?.undo(cause),
   });
   (written as HistoryWrite | null)?.settle();
-  clearRotationJournal(root, skill);
   return result.replacedLink === undefined ? done! : { ...done!, replaced_link: result.replacedLink };
 }
 
@@ -496,29 +349,26 @@ export async function rotateSkill(root: string, skill: string, opts: RotateOptio
  * For a capped log that pushes entries out (done's recently_done): writes `entries` (which stood
  * at `movedAt` in the log of `from`, the checkpoint before, whose literal texts are `texts`) into the
  * day's rotation file, so nothing is deleted, and returns its pointer for skill_state.rotated_to.
- * Called under the skill's lock, before the checkpoint write (history first, as rotate does).
+ * Called under the skill's lock, before the checkpoint write of `final` (history first, as rotate
+ * does); `journal`, the write's.
  */
-export function archiveOverflow(root: string, skill: string, path: string[], entries: JsonValue[], movedAt: number[], now: Date, from: JsonObject, texts?: LiteralTexts): { to: string; write: HistoryWrite | null } {
-  // Copies a killed run already wrote there (its journal) leave the checkpoint without a second copy.
-  const { index, where } = crashedRotation(root, skill, from);
-  const target = rotationTarget(root, skill, from, now, where);
+export function archiveOverflow(root: string, skill: string, path: string[], entries: JsonValue[], movedAt: number[], now: Date, from: JsonObject, journal: RotationJournal, final: JsonValue, texts?: LiteralTexts): { to: string; write: HistoryWrite | null } {
+  const target = rotationTarget(root, skill, from, now, journal.files());
   const dotted = path.join('.');
-  const inHistory = excuser(index);
+  // Copies a killed run already wrote there (its journal) leave the checkpoint without a second copy.
+  const inHistory = journal.excuser();
   const keep = entries.map((e) => inHistory(dotted, e) === null);
-  if (!keep.some(Boolean)) {
-    clearRotationJournal(root, skill);
-    return { to: pointerOf(root, target), write: null };
-  }
+  if (!keep.some(Boolean)) return { to: pointerOf(root, target), write: null };
   entries = entries.filter((_, i) => keep[i]);
   movedAt = movedAt.filter((_, i) => keep[i]);
   const log: MovedLog = { path, dotted, moved: entries, movedAt };
-  const write = writeHistory(root, skill, target, { moved: entries.length, logs: [log] }, now, from, texts);
+  const write = writeHistory(root, skill, target, { moved: entries.length, logs: [log] }, now, from, journal, final, texts);
   return { to: pointerOf(root, target), write };
 }
 
 /** Where archiveOverflow would put entries of `from` (the checkpoint before the write) today, as skill_state.rotated_to records it. */
-export function overflowPointer(root: string, skill: string, from: JsonObject, now: Date): string {
-  return pointerOf(root, rotationTarget(root, skill, from, now, crashedRotation(root, skill, from).where));
+export function overflowPointer(root: string, skill: string, from: JsonObject, now: Date, journal: RotationJournal): string {
+  return pointerOf(root, rotationTarget(root, skill, from, now, journal.files()));
 }
 
 export interface AutoRotation {
@@ -540,7 +390,7 @@ const ROTATION_KEYS = ['auto_rotate', 'rotate_keep', 'logs'];
  * is returned for the write; otherwise `next` comes back unchanged. `text`: what the write would write for `next`. `force` is the flag;
  * without it only config auto_rotate turns this on, and an unreadable config turns it off.
  */
-export function autoRotate(root: string, skill: string, next: JsonValue, opts: { now: Date; force: boolean; text: string; texts?: LiteralTexts }): AutoRotation {
+export function autoRotate(root: string, skill: string, next: JsonValue, opts: { now: Date; force: boolean; text: string; texts?: LiteralTexts; journal: RotationJournal }): AutoRotation {
   if (next === null || typeof next !== 'object' || Array.isArray(next)) return { doc: next, report: null };
   const bytes = Buffer.byteLength(opts.text);
   if (bytes <= MAX_FILE_BYTES) return { doc: next, report: null };
@@ -555,7 +405,7 @@ export function autoRotate(root: string, skill: string, next: JsonValue, opts: {
     return { doc: next, report: null, skipped: e.message };
   }
   if (!opts.force && config.auto_rotate !== true) return { doc: next, report: null };
-  const p = plan(root, skill, next, opts.now, settings(config));
+  const p = plan(root, skill, next, opts.now, settings(config), opts.journal);
   if (!p.plan.changed) return { doc: next, report: null };
   const path = live?.path ?? checkpointPath(root, skill);
   // The texts `next` is written with (the write's: the file's and what the update typed), and
@@ -566,8 +416,11 @@ export function autoRotate(root: string, skill: string, next: JsonValue, opts: {
   rekeyKeptEntries(left, next, p.plan, keys);
   const done = report(root, skill, live, path, p.target, p.plan, bytes, { ...format, texts: left }, false);
   // Still over the cap after rotating: the write is refused, so nothing goes to history either.
-  if (done.bytes_after > MAX_READ_BYTES) return { doc: next, report: null };
-  const write = writeHistory(root, skill, p.target, p.plan, opts.now, next, texts, keys);
+  if (done.bytes_after > MAX_READ_BYTES) {
+    opts.journal.excuseNone();
+    return { doc: next, report: null };
+  }
+  const write = writeHistory(root, skill, p.target, p.plan, opts.now, next, opts.journal, p.plan.doc, texts, keys);
   if (opts.texts) {
     opts.texts.clear();
     for (const [key, known] of left) opts.texts.set(key, known);
@@ -588,9 +441,9 @@ export function rotationAdvice(root: string, skill: string, next: JsonValue, now
   } catch {
     return undefined; // rotate would refuse the same config
   }
-  const p = plan(root, skill, next, now, settings(config)).plan;
-  if (!p.changed) return undefined;
   const live = readCheckpoint(root, skill, OVERSIZED_READ_BYTES);
+  const p = plan(root, skill, next, now, settings(config), RotationJournal.open(root, skill, live?.value ?? null)).plan;
+  if (!p.changed) return undefined;
   const bytes = Buffer.byteLength(checkpointText(live, p.doc, live?.format ?? DEFAULT_FORMAT));
   if (bytes > MAX_READ_BYTES) return undefined;
   return `rotation makes room: \`checkpoint rotate ${skill}\` moves ${p.moved} old log entr${p.moved === 1 ? 'y' : 'ies'} to history/ (about ${bytes} bytes then), and run this again${also}`;

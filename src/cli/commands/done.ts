@@ -11,6 +11,7 @@ import { stampWrite } from '../../protocol/scaffold.js';
 import { actionText, type Checkpoint, type JsonObject, type JsonValue, type NextAction } from '../../protocol/types.js';
 import { display, mutateCheckpoint, notAnObject, previewMutation, requireCheckpoint } from '../../store/checkpoints.js';
 import { archiveOverflow, overflowPointer, rotationAdvice, type HistoryWrite } from '../../store/rotate.js';
+import type { RotationJournal } from '../../store/rotation-journal.js';
 import { addPointers, cutNewestFirst, runsOldestFirst } from '../../protocol/rotation.js';
 import { runDoneWhen } from '../../store/verify.js';
 import { actionRepair, listFlag, MAX_FIX_TEXT, readActionText, suggestEnum } from '../../protocol/repairable.js';
@@ -97,7 +98,7 @@ export async function run(args: ParsedArgs, ctx: Context): Promise<number> {
   let stampNotes: string[] = [];
   // Why the rotation file could not be named in skill_state.rotated_to (a value no rule reads as paths).
   let unrecorded: string | null = null;
-  const change = (current: JsonValue | null, texts: LiteralTexts, now: Date): JsonValue => {
+  const change = (current: JsonValue | null, texts: LiteralTexts, now: Date, journal: RotationJournal): JsonValue => {
     overflow = null;
     stampNotes = [];
     unrecorded = null;
@@ -171,7 +172,7 @@ export async function run(args: ParsedArgs, ctx: Context): Promise<number> {
       overflow = { entries: cut.moved, movedAt: cut.movedAt.map((i) => wasAt(i)!), from, texts: read };
       try {
         // One path written as a string is read, and written back, as a list of it (addPointers).
-        addPointers(doc, [overflowPointer(root, skill, from, now)]);
+        addPointers(doc, [overflowPointer(root, skill, from, now, journal)]);
       } catch (e) {
         // A skill_state (or rotated_to) that cannot hold the pointer: the entries still go to
         // history/, and the command says the file is not named (validate names what to fix).
@@ -227,9 +228,9 @@ export async function run(args: ParsedArgs, ctx: Context): Promise<number> {
       act,
       change,
       refused: (doc, now) => rotationAdvice(root, skill, doc, now),
-      beforeWrite: (doc, _text, _texts, now) => {
+      beforeWrite: (doc, _text, _texts, now, journal) => {
         if (overflow) {
-          const { to, write } = archiveOverflow(root, skill, ['recently_done'], overflow.entries, overflow.movedAt, now, overflow.from, overflow.texts);
+          const { to, write } = archiveOverflow(root, skill, ['recently_done'], overflow.entries, overflow.movedAt, now, overflow.from, journal, doc, overflow.texts);
           archived = { to, count: ((archived as { count: number } | null)?.count ?? 0) + overflow.entries.length };
           written = write;
         }

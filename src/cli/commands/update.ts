@@ -78,8 +78,8 @@ export async function run(args: ParsedArgs, ctx: Context): Promise<number> {
     refused: (doc, now) => rotationAdvice(root, skill, doc, now, args.options['auto-rotate'] ? '' : spelling.caller === 'mcp' ? ' (or send auto_rotate: true)' : ' (or pass --auto-rotate)'),
     // --auto-rotate / config auto_rotate: past MAX_FILE_BYTES, old telemetry goes to history first.
     shrinks: true,
-    beforeWrite: (next, text, texts, now) => {
-      const r = autoRotate(root, skill, next, { now, force: Boolean(args.options['auto-rotate']), text, texts });
+    beforeWrite: (next, text, texts, now, journal) => {
+      const r = autoRotate(root, skill, next, { now, force: Boolean(args.options['auto-rotate']), text, texts, journal });
       rotated = r.report;
       rotationSkipped = r.skipped;
       written = r.write ?? null;
