@@ -1,6 +1,6 @@
-// Rotation on disk. Order is what makes it crash-safe: under the skill's lock the moved
-// entries are first written (atomically) into history/<skill>.<YYYY-MM-DD>.json, and only
-// then is the checkpoint rewritten. A checkpoint write that fails (a full disk) takes the
+// Rotation on disk. Order is what makes it crash-safe: under the skill's lock a journal names
+// the moved entries, they are written (atomically) into history/<skill>.<YYYY-MM-DD>.json, and
+// only then is the checkpoint rewritten. A checkpoint write that fails (a full disk) takes the
 // history write back: the rotation file's old bytes stay linked under a second name until
 // the checkpoint write lands, so putting them back needs no space. A kill between the two is
 // finished by the next run through the rotation journal (store/rotation-journal.ts, which says
@@ -229,15 +229,12 @@ function writeHistory(root: string, skill: string, target: string, p: { moved: n
   // Each log's copies, from where they start in the file.
   const copies: Record<string, LogCopies> = Object.fromEntries(p.logs.filter((l) => l.moved.length).map((l) => [l.dotted, { from: existing?.file.entries[l.dotted]?.length ?? 0, entries: l.moved }]));
   let fileStep: { back(): void; drop(): void } | undefined;
-  let journaled = false;
   const failed = (cause: unknown, e: unknown): CheckpointError =>
     new CheckpointError('E_UNSAFE', `${cause instanceof Error ? cause.message : String(cause)}; the checkpoint was not changed, but ${where} could not be put back as it was (${e instanceof Error ? e.message : String(e)}): it holds ${p.moved} entr${p.moved === 1 ? 'y' : 'ies'} the checkpoint still holds too`, {
-      hint: journaled
-        ? `run \`checkpoint rotate ${skill}\` again once the disk takes it: it moves each of them once (a journal names them)`
-        : `remove the last ${p.moved === 1 ? 'entry' : `${p.moved} entries`} appended there by hand, or the next rotate archives each a second time`,
+      hint: `run \`checkpoint rotate ${skill}\` again once the disk takes it: it moves each of them once (a journal names them)`,
       cause,
     });
-  // The journal stays: what it says is true of the checkpoint as it is, the file taken back or not.
+  // The file not taken back, the journal stays as written: it says what the file holds.
   const undo = (cause: unknown): void => {
     try {
       fileStep?.back();
@@ -247,15 +244,17 @@ function writeHistory(root: string, skill: string, target: string, p: { moved: n
     if (madeDir) removeEmptyDir(root, dir);
   };
   try {
+    // The journal first: killed after the file's write, the next run finds them named; killed
+    // before it, the journal names copies the file does not hold past `from`, which excuse nothing.
+    journal.prepare(final, { where, logs: copies });
     // Appended to a day's file in that file's own layout (a hand-kept one keeps its CRLF, its
     // indent, its inline arrays), as every checkpoint write keeps the checkpoint's.
     const format: TextFormat = { ...(existing?.format ?? DEFAULT_FORMAT), texts: kept };
     const text = existing ? formatKeepingLayout(existing.text, existing.file as unknown as JsonValue, file as unknown as JsonValue, format, existing.format.texts) : formatJson(file, format);
     fileStep = replaceUndoably(writablePath(root, target, { atomic: true }), text);
-    journal.prepare(final, { where, logs: copies });
-    journaled = true;
   } catch (e) {
     undo(e);
+    journal.undo();
     throw e;
   }
   if (process.env[CRASH_AFTER_HISTORY_ENV] === '1') process.kill(process.pid, 'SIGKILL');

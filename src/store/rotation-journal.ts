@@ -7,13 +7,15 @@
 // log at or after position `from`". Only a part true of the checkpoint on disk counts, and only
 // while the rotation file still holds its copies past `from`: then each copy excuses one equal
 // entry of the checkpoint (it leaves without being archived again), and nothing else does.
-// Every checkpoint write keeps the invariant (mutateCheckpoint), before it writes the checkpoint:
-// a part it settles (the entries leave the checkpoint, or come back from a restored file) lists
-// only the checkpoint as it is, so once the write lands the part is true of nothing and excuses
-// nothing; a part whose entries stay in both places lists the checkpoint written next too. A
-// kill at any point thus leaves a journal true of whichever checkpoint is on disk, and removing
-// it after the write is only tidying. (A write from outside, git or an editor, leaves no part
-// true of the new checkpoint: the next rotate archives such entries again, never loses one.)
+// Every checkpoint write keeps the invariant (mutateCheckpoint), rewriting the journal before it
+// writes history/ or the checkpoint: the copies it is about to append to a rotation file are a new
+// part (true once that write lands: before, the file holds nothing past `from`); a part the write
+// settles (its entries leave the checkpoint, or come back from a restored file) lists only the
+// checkpoint as it is, so once the write lands the part is true of nothing and excuses nothing; a
+// part whose entries stay in both places lists the checkpoint written next too. A kill at any
+// point thus leaves a journal true of whichever checkpoint is on disk, and removing it after the
+// write is only tidying. (A write from outside, git or an editor, leaves no part true of the new
+// checkpoint: the next rotate archives such entries again, never loses one.)
 import { createHash } from 'node:crypto';
 import { unlinkSync } from 'node:fs';
 import { basename, join } from 'node:path';
