@@ -33,20 +33,31 @@ export interface OneSideDeleted {
   changed: string;
 }
 
-/** The unmerged index stages of `rel`: both sides, or which side deleted it; null when git holds none for it. */
-export function readStages(root: string, rel: string): Stages | OneSideDeleted | null {
-  const listing = git(root, ['ls-files', '-u', '-z', '--', rel]);
-  if (!listing) return null;
+/** The blob of each unmerged index stage of `rel` ('1' base, '2' ours, '3' theirs). */
+function stageShas(root: string, rel: string): Record<string, string> {
   const shas: Record<string, string> = {};
-  for (const entry of listing.split('\0')) {
+  for (const entry of (git(root, ['ls-files', '-u', '-z', '--', rel]) ?? '').split('\0')) {
     const m = /^\d+ ([0-9a-f]+) ([123])\t/.exec(entry);
     if (m) shas[m[2]!] = m[1]!;
   }
+  return shas;
+}
+
+/** The unmerged index stages of `rel`: both sides, or which side deleted it; null when git holds none for it. */
+export function readStages(root: string, rel: string): Stages | OneSideDeleted | null {
+  const shas = stageShas(root, rel);
   const blob = (sha: string) => git(root, ['cat-file', 'blob', sha]) ?? '';
   if (shas['2'] && shas['3']) return { base: shas['1'] ? blob(shas['1']) : null, ours: blob(shas['2']), theirs: blob(shas['3']) };
   // A base and one side only: the other side deleted the file.
   if (shas['1'] && (shas['2'] || shas['3'])) return { deleted: shas['2'] ? 'theirs' : 'ours', changed: blob((shas['2'] ?? shas['3'])!) };
   return null;
+}
+
+/** The text git holds for `rel` when one side alone added it (AU, UA: a rename conflict), else null. */
+export function addedStage(root: string, rel: string): string | null {
+  const shas = stageShas(root, rel);
+  const only = shas['1'] || (shas['2'] && shas['3']) ? undefined : (shas['2'] ?? shas['3']);
+  return only === undefined ? null : (git(root, ['cat-file', 'blob', only]) ?? null);
 }
 
 /** Repo-relative paths git reports as unmerged, below .checkpoints/. */

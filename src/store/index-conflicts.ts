@@ -16,6 +16,7 @@ import { hasConflictMarkers } from '../merge/markers.js';
 import { CHECKPOINTS_DIR } from './root.js';
 import { pathArg } from './paste-path.js';
 import { MAX_CHECKPOINT_BYTES } from '../protocol/validate.js';
+import { fileKind } from '../protocol/file-names.js';
 import { readProjectText, statProjectFile } from './safe-fs.js';
 import { CHECKPOINT_SUFFIX, skillFromFileName } from './skill-name.js';
 import { outsideCheckpoints, refuseOutsideCheckout, type OutsideCheckpoints } from './sparse-checkout.js';
@@ -182,8 +183,11 @@ export function conflictReportAt(root: string, file: string, code: ConflictCode,
       // `git mv` renames the file, not the skill it names: resolve --add refuses it until they agree.
       const skill = skillFromFileName(file.slice(file.lastIndexOf('/') + 1));
       const named = skill === null ? '' : `, once its "skill" is "${skill}" (a file renamed with git mv alone still names the old one)`;
+      const back = `git checkout --${code === 'AU' ? 'ours' : 'theirs'} -- ${arg}, then ${keep}`;
+      // An archive in history/ (two branches' resets of one skill) is one side's state: kept, never dropped.
+      if (fileKind(file) !== 'checkpoint') return present ? { problem: what, repair: `keep it: ${keep}` } : { problem: `${what}${gone}`, repair: `bring it back: ${back}` };
       if (present) return { problem: what, repair: `keep it: ${keep}${named}; drop it: git rm ${arg}` };
-      return { problem: `${what}${gone}`, repair: `drop it: git rm ${arg}; or bring it back: git checkout --${code === 'AU' ? 'ours' : 'theirs'} -- ${arg}, then ${keep}` };
+      return { problem: `${what}${gone}`, repair: `drop it: git rm ${arg}; or bring it back: ${back}` };
     }
     case 'DD':
       if (present) return { problem: `${file}: merge not marked resolved ${conflictHow(code)}, yet a file of that name is in the work tree`, repair: `keep the file: ${keep}; drop it from the index: git rm --cached ${arg}` };

@@ -615,6 +615,71 @@ describe('a rename/rename conflict of a checkpoint (DD, AU, UA), as git leaves i
   });
 });
 
+describe('two branches each reset the same skill: a rename/rename into two archives (red team 63 r2 3)', () => {
+  // A hand-kept checkpoint with an error of its own (a status off the enum): its archives keep it.
+  const HAND = `{
+    "protocol_version": "1.1", "skill": "api", "project": "demo", "project_dir": "/demo",
+    "created_at": "2026-03-01T10:00:00Z", "updated_at": "2026-03-02T10:00:00Z",
+    "phase": "build", "step": "s1", "status": "In Progress",
+    "progress_summary": "half done, evals at 8.0 (see notes/evals.md)", "next_actions": ["Run evals"]
+}
+`;
+  /** Stopped in the merge, the live name's DD accepted as status advises: the two archives left, AU (ours) and UA (theirs). */
+  async function bothReset(): Promise<{ dir: string; ours: string; theirs: string }> {
+    const dir = makeRepo();
+    dirs.push(dir);
+    write(dir, FILE, HAND);
+    commitAll(dir, 'base');
+    git(dir, ['checkout', '-q', '-b', 'other']);
+    expect((await runCli(dir, ['reset', 'api'])).code).toBe(0);
+    commitAll(dir, 'other: reset api');
+    git(dir, ['checkout', '-q', 'main']);
+    expect((await runCli(dir, ['reset', 'api'])).code).toBe(0);
+    commitAll(dir, 'main: reset api');
+    const merge = gitTry(dir, ['merge', 'other']);
+    expect(merge.stdout).toContain('CONFLICT (rename/rename)');
+    git(dir, ['rm', '-q', FILE]);
+    const code = (c: string) => git(dir, ['status', '--porcelain']).split('\n').find((l) => l.startsWith(`${c} `))!.slice(3);
+    return { dir, ours: code('AU'), theirs: code('UA') };
+  }
+
+  it('resolve --add stages both archives as each branch wrote them; --check never offers git rm for one', async () => {
+    const { dir, ours, theirs } = await bothReset();
+    const check = await runCli(dir, ['resolve', '--check']);
+    expect(check.code).toBe(1);
+    expect(check.stdout).not.toContain('git rm');
+    expect(check.stdout).not.toContain('invalid');
+    const r = await runCli(dir, ['resolve', '--add']);
+    expect(r.code, r.stdout + r.stderr).toBe(0);
+    expect(git(dir, ['ls-files', '--unmerged'])).toBe('');
+    expect(read(dir, ours)).toBe(git(dir, ['show', `main:${ours}`]));
+    expect(read(dir, theirs)).toBe(git(dir, ['show', `other:${theirs}`]));
+    expect(read(dir, ours)).toBe(HAND);
+    expect((await runCli(dir, ['resolve', '--check'])).code).toBe(0);
+    git(dir, ['commit', '-q', '--no-edit']);
+    expect(git(dir, ['ls-files', '.checkpoints/history']).trim().split('\n').sort()).toEqual([ours, theirs].sort());
+  });
+
+  it('an archive edited into an error of its own is refused, and the way back is git\'s copy of it, never git rm', async () => {
+    const { dir, ours } = await bothReset();
+    write(dir, ours, HAND.replace('"phase": "build"', '"phase": ["build"]'));
+    const check = await runCli(dir, ['resolve', '--check']);
+    expect(check.stdout).toContain(`✗ ${ours} is invalid at phase`);
+    expect(check.stdout).toContain(`or take it back as git holds it: \`git checkout --ours -- ${ours}\`, then \`checkpoint resolve --add ${ours}\``);
+    expect(check.stdout).not.toContain('git rm');
+    expect((await runCli(dir, ['resolve', '--add'])).code).toBe(1);
+    // Gone from the work tree: brought back, not dropped.
+    rmSync(join(dir, ours));
+    const gone = await runCli(dir, ['resolve', '--check']);
+    expect(gone.stdout).toContain(`✗ ${ours} is missing from the work tree, but git's index still holds it unmerged (AU: added by our side (HEAD) alone, in a rename conflict): bring it back: git checkout --ours -- ${ours}, then checkpoint resolve --add ${ours}`);
+    expect(gone.stdout).not.toContain('git rm');
+    git(dir, ['checkout', '--ours', '--', ours]);
+    expect((await runCli(dir, ['resolve', '--add'])).code).toBe(0);
+    expect(git(dir, ['ls-files', '--unmerged'])).toBe('');
+    expect(read(dir, ours)).toBe(HAND);
+  });
+});
+
 describe('a checkpoint both sides renamed away, written back by hand (DD with a file)', () => {
   it('is named with both ways out, refuses writes, and either way out ends it', async () => {
     const dir = renamed('rename/rename');

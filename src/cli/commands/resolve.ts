@@ -5,7 +5,8 @@ import { compileExtraLogs, type PolicyRule } from '../../protocol/fields.js';
 import { mergeCheckpointTexts, type MergeTextsResult } from '../../merge/driver.js';
 import { joinSides, markerProblem, parseMarkedText, type MarkedText } from '../../merge/markers.js';
 import { mergeMarkedText } from '../../merge/settle-markers.js';
-import { introducedErrors, type FileContent } from '../../protocol/file-validation.js';
+import { introducedErrors, notAlreadyIn, type FileContent } from '../../protocol/file-validation.js';
+import { fileKind } from '../../protocol/file-names.js';
 import { JsonSyntaxError, parseJson } from '../../protocol/json.js';
 import type { JsonValue } from '../../protocol/types.js';
 import { jsonEqual } from '../../merge/json-value.js';
@@ -16,7 +17,7 @@ import { samePath, type Settlement } from '../../merge/settle.js';
 import { CONFIG_REL, configConflict, configHoldsMarkers, configSettlements } from '../../store/config.js';
 import { pathArg } from '../../store/paste-path.js';
 import { display, replaceCheckpointText, type Clock } from '../../store/checkpoints.js';
-import { MAX_RESOLVE_BYTES, filesWithMarkers, scanForMarkers, tooLargeMessage, misnamedAdvice, misnamedCheckpointRel, missingConflict, readStages, refuseMisnamed, resolvableFile, resolvableSkill, unmergedCheckpointPaths, type ResolvableFile } from '../../store/conflicts.js';
+import { MAX_RESOLVE_BYTES, addedStage, filesWithMarkers, scanForMarkers, tooLargeMessage, misnamedAdvice, misnamedCheckpointRel, missingConflict, readStages, refuseMisnamed, resolvableFile, resolvableSkill, unmergedCheckpointPaths, type ResolvableFile } from '../../store/conflicts.js';
 import { readProjectText, statProjectFile } from '../../store/safe-fs.js';
 import { archiveDeletedInMerge } from '../../store/history.js';
 import { committedMerge } from '../../store/committed-merge.js';
@@ -244,7 +245,7 @@ function planOne(root: string, file: ResolvableFile, extraRules: PolicyRule[], s
   }
   if (!marked) return { file, outcome: { path: rel, status: 'unparseable', messages: [`checkpoint: ${rel}: its conflict markers are nested or unclosed and git holds no stages to merge from: settle it by hand`] }, unmatched: requested };
   // No markers: settled already (by hand or an earlier run); if git still calls it unmerged, check it before it is staged.
-  if (unmerged.has(rel)) return settledFile(file, onDisk, [], requested);
+  if (unmerged.has(rel)) return settledFile(file, onDisk, [], requested, addedStage(root, rel));
   return { file, outcome: { path: rel, status: 'nothing-to-do', messages: [] }, unmatched: requested };
 }
 
@@ -359,8 +360,14 @@ function mergeSettledAs(side: 'ours' | 'theirs', stages: { base: string | null; 
   return result !== undefined && jsonEqual(result, value);
 }
 
-/** A file without markers git still calls unmerged: resolved by hand, so checked (as a merge result of `sides`) and never merged again. */
-function settledFile(file: ResolvableFile, text: string, sides: string[], requested: string[]): Plan {
+/**
+ * A file without markers git still calls unmerged: resolved by hand, so checked (as a merge result
+ * of `sides`) and never merged again. `added`: the one side git holds for a file one side alone
+ * added (AU, UA: a rename conflict, an archive two branches' resets both made): the errors its
+ * content had where it came from are its own, not the merge's; judged without its new name, which
+ * a live checkpoint's "skill" must still match.
+ */
+function settledFile(file: ResolvableFile, text: string, sides: string[], requested: string[], added: string | null = null): Plan {
   const path = file.rel;
   let value;
   try {
@@ -369,14 +376,14 @@ function settledFile(file: ResolvableFile, text: string, sides: string[], reques
     const problem = `is not valid JSON${e instanceof JsonSyntaxError ? ` at ${e.line}:${e.column}: ${e.reason}` : ''}`;
     return { file, outcome: { path, status: 'unparseable', source: 'file', messages: [`checkpoint: ${path} ${problem}: fix it by hand`] }, unmatched: requested, problem };
   }
-  const from = sides.flatMap((t): FileContent[] => {
+  const parsed = (texts: readonly string[]) => texts.flatMap((t): FileContent[] => {
     try {
       return [{ value: parseJson(t, { texts: false }).value, text: t }];
     } catch {
       return [];
     }
   });
-  const errors = introducedErrors(path, { value, text }, from);
+  const errors = notAlreadyIn(fileKind(path) === 'checkpoint' ? undefined : path, introducedErrors(path, { value, text }, parsed(sides)), parsed(added === null ? [] : [added]), value);
   if (errors.length) {
     const problem = `is invalid at ${errors[0]!.path}: ${errors[0]!.message}${errors.length > 1 ? ` (and ${errors.length - 1} more)` : ''}`;
     return { file, outcome: { path, status: 'invalid', source: 'file', messages: errors.map((e) => `checkpoint: ${path}: invalid at ${e.path}: ${e.message}`) }, unmatched: requested, problem };
@@ -406,7 +413,8 @@ async function write(root: string, plan: Plan, add: boolean, now: Clock): Promis
  * errors neither side had), and the ways on: fix it by hand, or the git command that gives back
  * what to settle (discarding the edits): the merge again, or in a modify/delete conflict the
  * changed side; a file no merge made (one side's name in a rename conflict, AU/UA, or one both
- * sides deleted, DD) is dropped instead, as `git checkout --merge` refuses it. Null when --add
+ * sides deleted, DD) is dropped instead, as `git checkout --merge` refuses it (an archive in
+ * history/ never is: git gives its one side back). Null when --add
  * would stage it, or when resolve would refuse it for another reason (its own message says why).
  */
 function settledProblem(root: string, rel: string, unmerged: readonly string[]): { problem: string; ways: string } | null {
@@ -430,7 +438,9 @@ function settledProblem(root: string, rel: string, unmerged: readonly string[]):
   if (code === 'AU' || code === 'UA') {
     const copy = typeConflictCopy(root, rel);
     if (copy !== null) return { problem: plan.problem, ways: conflictReportAt(root, rel, code, true, copy).repair };
-    return { problem: plan.problem, ways: `fix it by hand, then ${add}; or drop it: \`git rm ${arg}\`` };
+    // An archive in history/ is one side's state, kept whatever the other side archived: never dropped.
+    const other = fileKind(rel) === 'checkpoint' ? `drop it: \`git rm ${arg}\`` : `take it back as git holds it: \`git checkout --${code === 'AU' ? 'ours' : 'theirs'} -- ${arg}\`, then ${add}`;
+    return { problem: plan.problem, ways: `fix it by hand, then ${add}; or ${other}` };
   }
   if (code === 'DD') return { problem: plan.problem, ways: `fix it by hand, then ${add}; or accept the deletion: \`git rm --cached ${arg}\` (the file stays, untracked)` };
   return { problem: plan.problem, ways: `fix it by hand, or drop the edits and merge it again with \`git checkout --merge -- ${arg}\`; then ${add}` };
