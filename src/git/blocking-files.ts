@@ -10,7 +10,7 @@ import { shownPath } from '../one-line.js';
 import type { GitDirs } from './locate.js';
 
 /** What git reads of the shared git dir, besides the pack folder. */
-const COMMON_FILES = ['config', 'packed-refs', 'shallow', 'objects/info/alternates', 'objects/info/commit-graph', 'objects/info/multi-pack-index'];
+const COMMON_FILES = ['config', 'packed-refs', 'shallow', 'info/grafts', 'objects/info/alternates', 'objects/info/commit-graph', 'objects/info/multi-pack-index'];
 /** What git reads of a work tree's own git dir for history questions; the index only git runs
  * that read it check (index-guard.ts), so log answers beside a FIFO there. */
 const OWN_FILES = ['HEAD'];
@@ -48,6 +48,33 @@ export function assertNoBlockingFiles(root: string, dirs: GitDirs): void {
       throw new CheckpointError('E_GIT', `${shownPath(relative(root, path) || path)} is ${kind}, not a file: git would wait on it forever; refused`, {
         hint: 'git never writes one there: remove it, or run checkpoint in a clone you trust',
       });
+    }
+  }
+}
+
+/** What git status and check-ignore read of the shared git dir: the repository's own rules. */
+const COMMON_RULES = ['info/exclude', 'info/attributes'];
+/** What git status reads of a work tree's own git dir: a cherry-pick's or revert's state. */
+const OWN_STATE = ['CHERRY_PICK_HEAD', 'REVERT_HEAD', 'sequencer/todo'];
+/** The rules git reads in each folder it walks (for our pathspecs: the top and each folder on the way). */
+const FOLDER_RULES = ['.gitignore', '.gitattributes'];
+
+/**
+ * Throws, in the words used for any project file that is no plain file, when a file git status
+ * or check-ignore would read for `paths` (repo-relative, `/`-separated) could block it.
+ */
+export function assertNoBlockingRules(root: string, dirs: GitDirs, paths: readonly string[]): void {
+  const folders = new Set(['']);
+  for (const path of paths) for (let i = path.indexOf('/'); i > 0; i = path.indexOf('/', i + 1)) folders.add(path.slice(0, i));
+  const files = [
+    ...[...folders].flatMap((folder) => FOLDER_RULES.map((name) => join(root, folder, name))),
+    ...COMMON_RULES.map((f) => join(dirs.commonDir, f)),
+    ...OWN_STATE.map((f) => join(dirs.gitdir, f)),
+  ];
+  for (const path of files) {
+    const kind = kindAt(path);
+    if (kind !== null) {
+      throw new CheckpointError('E_PATH', `${shownPath(relative(root, path) || path)} is ${kind}, not a plain file; refused`, { hint: 'replace it with a regular file (or remove it)' });
     }
   }
 }

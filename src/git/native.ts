@@ -13,7 +13,8 @@ import { uncommittedFromIndex } from './index-status.js';
 import { headTree } from './head-tree.js';
 import { indexRefusal } from './index-damage.js';
 import { withIndexCopy } from './index-copy.js';
-import { resolveGitDirsSync } from './locate.js';
+import { resolveGitDirsSync, type GitDirs } from './locate.js';
+import { assertNoBlockingRules } from './blocking-files.js';
 import { brokenHeadRef } from './head-files.js';
 import type { ChangeScope, CommitInfo, FileRevision, GitHistory, HeadInfo } from './types.js';
 import { entryOfKind, parseTreeListing, treeDir, type EntryKind } from './tree-files.js';
@@ -537,6 +538,7 @@ export class NativeHistory implements GitHistory {
     if (paths.length === 0) return new Set();
     // Exit 1: none of them is ignored; 128: one lies beyond a symbolic link (git holds nothing
     // there) or git cannot tell: none taken as ignored, the answer doctor gave before asking.
+    assertNoBlockingRules(this.dir, this.gitDirs(), paths.map(repoRelativePath));
     const out = await this.git(['check-ignore', '-z', '--stdin'], [1, 128], `${paths.map(repoRelativePath).join('\0')}\0`);
     if (out.code === 128) return new Set();
     const ignored = new Set(out.stdout.split('\0'));
@@ -554,6 +556,7 @@ export class NativeHistory implements GitHistory {
     // refused here as the embedded engine refuses them. Only here: the answer above needs an intact index.
     const refused = indexRefusal(this.indexDir());
     if (refused) throw refused;
+    assertNoBlockingRules(this.dir, this.gitDirs(), pathspecs);
     // One process for tracked edits (staged or not), untracked and ignored files (each ignored
     // file by name: "traditional" with all untracked files). Works on an unborn HEAD too.
     const status = await this.git(['--no-optional-locks', '--literal-pathspecs', 'status', '--porcelain=v2', '-z', '--untracked-files=all', '--ignored=traditional', '--no-renames', '--', ...pathspecs]);
@@ -573,7 +576,11 @@ export class NativeHistory implements GitHistory {
 
   /** The git dir holding the index. */
   private indexDir(): string {
-    return headFiles(this.dir)?.gitdir ?? resolveGitDirsSync(this.dir).gitdir;
+    return this.gitDirs().gitdir;
+  }
+
+  private gitDirs(): GitDirs {
+    return headFiles(this.dir) ?? resolveGitDirsSync(this.dir);
   }
 
   /** uncommittedFromIndex's answer (null: ask git), with HEAD's root tree read once per HEAD. */

@@ -5,7 +5,7 @@
 // guard; before one is planted and after the repair, through the CLI's entry in this process (as
 // a new process would: runCliFresh), which saves a node start-up each.
 import { spawnSync } from 'node:child_process';
-import { readdirSync, rmSync, symlinkSync } from 'node:fs';
+import { mkdirSync, readdirSync, rmSync, symlinkSync, utimesSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { assertBuilt, cleanup, cliGuarded as run, commitAll, git, makeRepo, write, type RunResult } from '../helpers/repo.js';
@@ -41,6 +41,7 @@ describe.each([
   ['a pack index', packIndex, /\.git\/objects\/pack\/pack-[0-9a-f]+\.idx is a FIFO, not a file: git would wait on it forever; refused/],
   ['packed-refs', (dir: string) => join(dir, '.git/packed-refs'), /\.git\/packed-refs is a FIFO, not a file/],
   ['the config', (dir: string) => join(dir, '.git/config'), /\.git\/config is a FIFO, not a file/],
+  ['.git/info/grafts', (dir: string) => join(dir, '.git/info/grafts'), /\.git\/info\/grafts is a FIFO, not a file/],
 ])('a FIFO in place of %s', (_what, where, reason) => {
   it('doctor refuses in one line with exit 2; next still answers and says history was not read', () => {
     const dir = repo();
@@ -113,5 +114,41 @@ describe.each([
     rmSync(index);
     git(dir, ['reset', '-q']);
     for (const engine of ['native', 'isomorphic']) expect((await runCliFresh(dir, ['doctor', '--engine', engine])).code).not.toBe(2);
+  });
+});
+
+// git status (doctor's question about the generated files) and check-ignore read the ignore and
+// attribute rules of the top and of each folder on the way to a path, the repository's own rules,
+// and a cherry-pick's or revert's state: a FIFO there made doctor, resume and so the pre-push and
+// SessionStart hooks wait forever (red team 63 r1 1). Refused like a FIFO .gitattributes at init.
+describe.each([
+  ['.gitignore'],
+  ['.gitattributes'],
+  ['src/.gitignore'],
+  ['src/.gitattributes'],
+  ['.git/info/exclude'],
+  ['.git/info/attributes'],
+  ['.git/CHERRY_PICK_HEAD'],
+  ['.git/REVERT_HEAD'],
+])('a FIFO at %s, with generated files listed', (rel) => {
+  it('doctor refuses in one line with exit 2; resume answers as before and notes the files went unchecked', () => {
+    const dir = repo();
+    write(dir, '.checkpoints/api.checkpoint.json', `${JSON.stringify(checkpointDoc({ skill: 'api', updated_at: '2026-11-03T10:00:00Z', context_primer: { key_decisions: ['orders in 8.0 units'], generated_files: ['src/orders.ts (PR 12)'] } }), null, 2)}\n`);
+    commitAll(dir, 'checkpoint: api', '2026-11-03T10:01:00Z');
+    // Touched since it was staged: neither the index nor git can answer without reading it.
+    utimesSync(join(dir, 'src/orders.ts'), new Date('2026-11-04T10:00:00Z'), new Date('2026-11-04T10:00:00Z'));
+    const healthy = run(dir, ['resume', 'api', '--engine', 'native']);
+    mkdirSync(join(dir, '.git/info'), { recursive: true });
+    plantFifo(join(dir, rel));
+    const doctor = run(dir, ['doctor', '--engine', 'native']);
+    expect(doctor.signal, doctor.stderr).toBeNull();
+    expect(doctor.code, doctor.stdout + doctor.stderr).toBe(2);
+    expect(doctor.stdout).toBe('');
+    expect(doctor.stderr).toBe(`checkpoint: ${rel} is a FIFO, not a plain file; refused; hint: replace it with a regular file (or remove it)\n`);
+    const resume = run(dir, ['resume', 'api', '--engine', 'native']);
+    expect(resume.signal, resume.stderr).toBeNull();
+    expect(resume.code, resume.stdout + resume.stderr).toBe(healthy.code);
+    expect(resume.stdout).toBe(healthy.stdout);
+    expect(resume.stderr).toContain(`${rel} is a FIFO, not a plain file; refused`);
   });
 });
