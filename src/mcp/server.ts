@@ -19,6 +19,7 @@ import { asFailure, documentOf, invoke, toolError, ToolFailure, type Captured } 
 import { resumeText } from './resume-text.js';
 import { DEFAULT_MAX_CHARS } from '../cli/render/budget.js';
 import { terminalSafeJson } from '../cli/render/json-text.js';
+import { shownText } from '../cli/commands/show.js';
 import { CancelledNotificationSchema, McpServer, ReadResourceRequestSchema, ResourceTemplate, RootsListChangedNotificationSchema, StdioServerTransport, SubscribeRequestSchema, UnsubscribeRequestSchema, z } from './sdk.js';
 import { Batches } from './batch.js';
 import { guardedInput } from './guard.js';
@@ -324,8 +325,8 @@ export function createServer(opts: McpOptions): { server: McpServer; close: () =
     try {
       assertSkillName(skill);
       const root = rootFor(await projectDir(undefined));
-      const text = requireCheckpoint(root, skill).text;
-      return { contents: [{ uri, mimeType: 'application/json', text: text.charCodeAt(0) === 0xfeff ? text.slice(1) : text }] };
+      // As `show` prints it: a TAG character or bidi control from the file stays a \u escape.
+      return { contents: [{ uri, mimeType: 'application/json', text: shownText(requireCheckpoint(root, skill).text) }] };
     } catch (e) {
       throw rpcError(e, RESOURCE_NOT_FOUND);
     }

@@ -27,7 +27,7 @@ export async function run(args: ParsedArgs, ctx: Context): Promise<number> {
   const root = rootOf(ctx);
   const skill = optionalSkillArg(args);
   if (skill) {
-    ctx.out.out(ownText(readOrThrow(root, skill).text));
+    ctx.out.out(shownText(readOrThrow(root, skill).text));
     return 0;
   }
   const files: [string, string][] = [];
@@ -37,7 +37,7 @@ export async function run(args: ParsedArgs, ctx: Context): Promise<number> {
     try {
       // Gone since the listing: nothing to show, nothing wrong.
       const file = readCheckpoint(root, s);
-      if (file) files.push([s, ownText(file.text)]);
+      if (file) files.push([s, shownText(file.text)]);
     } catch (e) {
       if (!isCheckpointError(e)) throw e;
       unreadable.push(repairEntry({ skill: s, path: checkpointPath(root, s), problem: e.message }));
@@ -59,8 +59,8 @@ function readOrThrow(root: string, skill: string) {
   }
 }
 
-/** A checkpoint's text as show prints it: without its byte order mark, terminal-safe. */
-function ownText(text: string): string {
+/** A checkpoint's text as show prints it: without its byte order mark, terminal-safe (the MCP resource answers it too). */
+export function shownText(text: string): string {
   return terminalSafeJson(text.charCodeAt(0) === 0xfeff ? text.slice(1) : text);
 }
 
