@@ -263,6 +263,36 @@ describe('a listed file that leads out of the repository (red team 12-07)', () =
     expect(json.files_not_read.map((o: { path: string }) => o.path)).toEqual(['context_primer.generated_files[13]']);
     expect(json.files_left_out).toBe(2);
   });
+
+  it('a list of thousands of entries, marks among them, is briefed as a short one is: each marked in list order, the rest counted (red team 63 r1 2)', async () => {
+    // Each kind every few hundred entries, interleaved; the rest name the step's file with a note.
+    const kind = (i: number) => (i % 500 === 7 ? 'home' : i % 500 === 9 ? 'link' : i % 500 === 11 ? 'gone' : i % 100 === 3 ? 'part' : 'kept');
+    const entry = (i: number) => ({ home: '~/.ssh/id_rsa', link: 'docs/notes.md', gone: `src/gone${i}.ts`, part: `src/auth.ts, ~/.config/app${i}.json`, kept: `src/auth.ts (note ${i}, 8.0)` })[kind(i)];
+    const all = Array.from({ length: 3000 }, (_, i) => i);
+    const dir = hostile(all.map(entry));
+    const at = (i: number) => `context_primer.generated_files[${i}]`;
+    const notRead = all.filter((i) => ['home', 'link', 'part'].includes(kind(i)));
+    const gone = all.filter((i) => kind(i) === 'gone');
+    const kept = all.filter((i) => kind(i) === 'kept');
+
+    const json = JSON.parse((await runCli(dir, ['resume', 'api', '--json'])).stdout);
+    expect(json.files_not_read.map((o: { path: string; file: string }) => [o.path, o.file])).toEqual(notRead.map((i) => [at(i), { home: '~/.ssh/id_rsa', link: 'docs/notes.md', part: `~/.config/app${i}.json` }[kind(i) as 'home']]));
+    expect(json.files_gone.map((g: { path: string; entry: string }) => [g.path, g.entry])).toEqual(gone.map((i) => [at(i), entry(i)]));
+    // Every marked one is shown, so none of the others fits in the cap of 12.
+    expect(json.files).toEqual(['src/auth.ts', ...gone.map(entry)]);
+    expect(json.files_left_out).toBe(kept.length);
+
+    const text = (await runCli(dir, ['resume', 'api'])).stdout;
+    const listed = text.slice(text.indexOf('Files for this step:')).split('\n').slice(1).filter((l) => l.startsWith('  ') && !l.startsWith('  ('));
+    expect(listed).toEqual([...all.filter((i) => kind(i) !== 'kept').map((i) => `  ${entry(i)} — ${{ home: 'outside the repository, not read', link: 'a symlink out of the repository, not read', gone: 'missing', part: `~/.config/app${i}.json is outside the repository, not read` }[kind(i) as 'home']}`), `  … and ${kept.length} more: checkpoint show api`]);
+
+    // doctor: a finding per marked entry in list order, the link (one file) at its first entry only.
+    const doctor = JSON.parse((await runCli(dir, ['doctor', '--json'])).stdout) as { findings: { path: string; check: string }[] };
+    const paths = doctor.findings.filter((f) => f.check === 'generated_files').map((f) => f.path);
+    expect([...new Set(paths)]).toEqual(all.filter((i) => kind(i) !== 'kept' && !(kind(i) === 'link' && i !== 9)).map(at));
+    const doctorText = (await runCli(dir, ['doctor'])).stdout;
+    expect(doctorText.indexOf('src/gone11.ts')).toBeLessThan(doctorText.indexOf('src/gone2511.ts'));
+  });
 });
 
 describe('the built binary', () => {
