@@ -249,6 +249,7 @@ export function fileUrlOutside(url: string, root: string): boolean {
   }
 }
 
+const GIT_FOLDER = /^\.git(?:[\\/]|$)/i;
 const DOT_SEGMENT = /(?:^|[\\/])\.\.?(?:[\\/]|$)|[\\/]{2}/;
 
 /** Repo-relative form of a generated_files entry, or null when it points outside the repo. */
@@ -262,8 +263,9 @@ export function repoRelative(root: string, file: string): string | null {
   const written = absolute ? relative(root, file) : file.replace(/^\.\//, '');
   // "src/../../x" climbs out through a folder, "src/./x.ts" is src/x.ts: judged as git is asked, normalized.
   const rel = DOT_SEGMENT.test(written) ? normalize(written) : written;
-  // The repository itself ("."), or a NUL no path holds: no file in it.
-  if (!rel || rel === '.' || rel.includes('\0') || rel.startsWith('..') || (sep === '/' ? rel.startsWith('/') : isAbsolute(rel))) return null;
+  // The repository itself ("."), or a NUL no path holds: no file in it. Nor is the git folder
+  // (.git/config holds remote URLs, maybe tokens): git tracks nothing there, and git refuses the name in any case.
+  if (!rel || rel === '.' || rel.includes('\0') || rel.startsWith('..') || (sep === '/' ? rel.startsWith('/') : isAbsolute(rel)) || GIT_FOLDER.test(rel)) return null;
   return sep === '/' ? rel : rel.split(sep).join('/');
 }
 

@@ -43,6 +43,8 @@ export function realRoot(root: string): string {
 }
 
 const inside = (p: string, dir: string) => p === dir || p.startsWith(dir.endsWith(path.sep) ? dir : dir + path.sep);
+/** The git folder is inside the root but no project file: a committed link into it would put an archive or a checkpoint where git never tracks it, or show .git/config's remote URLs. */
+const inGitFolder = (p: string, top: string) => inside(p, path.join(top, '.git'));
 
 /** A path inside a message: relative to the root, and bounded (a typed argument can be any length). */
 function show(root: string, p: string): string {
@@ -101,9 +103,7 @@ export function locate(root: string, p: string): Located {
       if (!inside(target, top)) {
         throw unsafe(`${show(root, named)} is a symlink to ${target}, outside the project; refused`, 'git tracks the link, not what it points at: replace it with a real file or folder');
       }
-      // The git folder is inside the root but no project file: a committed link into it would put
-      // an archive or a checkpoint where git never tracks it, or show .git/config's remote URLs.
-      if (inside(target, path.join(top, '.git'))) {
+      if (inGitFolder(target, top)) {
         throw unsafe(`${show(root, named)} is a symlink into the git folder (${show(top, target)}); refused`, 'git tracks the link, not what it points at: replace it with a real file or folder');
       }
       cur = target;
@@ -402,7 +402,8 @@ function walkEntry(top: string, parts: readonly string[]): ProjectEntry {
         return MISSING;
       }
       const target = path.resolve(cur, to);
-      if (!inside(target, top)) return { kind: 'link-out', link: [...walked, part].join('/'), to };
+      // A link into the git folder leads out of the project as much as one out of the root (locate refuses both).
+      if (!inside(target, top) || inGitFolder(target, top)) return { kind: 'link-out', link: [...walked, part].join('/'), to };
       if (++hops > MAX_HOPS) return MISSING; // a loop inside the project
       // Walked again from the root along the target: each of its components judged the same way.
       rest = [...path.relative(top, target).split(path.sep).filter(Boolean), ...rest];

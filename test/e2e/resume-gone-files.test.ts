@@ -264,6 +264,31 @@ describe('a listed file that leads out of the repository (red team 12-07)', () =
     expect(json.files_left_out).toBe(2);
   });
 
+  it('a path into the git folder, written or through a committed link, is not read either; doctor notes it, no drift (red team 63 r1 3)', async () => {
+    const files = ['docs/settings.conf (deploy settings)', '.git/config', './.git/hooks/pre-push', 'src/auth.ts'];
+    const dir = hostile(files);
+    symlinkSync('../.git/config', join(dir, 'docs/settings.conf'));
+    git(dir, ['add', 'docs/settings.conf']);
+    commitAll(dir, 'settings link', ago(18));
+    const json = JSON.parse((await runCli(dir, ['resume', 'api', '--json'])).stdout);
+    expect(json.files).toEqual(['src/auth.ts']);
+    expect(json.files_not_read.map((o: { entry: string; file: string; kind: string }) => [o.entry, o.file, o.kind])).toEqual([
+      [files[0], 'docs/settings.conf', 'symlink-out'],
+      [files[1], '.git/config', 'outside'],
+      [files[2], './.git/hooks/pre-push', 'outside'],
+    ]);
+    const text = (await runCli(dir, ['resume', 'api'])).stdout;
+    expect(text).toContain('  .git/config — outside the repository, not read\n');
+    expect(text).not.toContain('[remote');
+    const doctor = JSON.parse((await runCli(dir, ['doctor', '--json'])).stdout) as { findings: { path: string; level: string; message: string }[] };
+    const notes = doctor.findings.filter((f) => /generated_files\[[0-2]\]/.test(f.path));
+    expect(notes.map((f) => [f.level, f.message])).toEqual([
+      ['info', 'docs/settings.conf is a symlink out of the repository (to ../.git/config); not checked'],
+      ['info', '".git/config" names a path outside the repository; not checked'],
+      ['info', '"./.git/hooks/pre-push" names a path outside the repository; not checked'],
+    ]);
+  });
+
   it('a list of thousands of entries, marks among them, is briefed as a short one is: each marked in list order, the rest counted (red team 63 r1 2)', async () => {
     // Each kind every few hundred entries, interleaved; the rest name the step's file with a note.
     const kind = (i: number) => (i % 500 === 7 ? 'home' : i % 500 === 9 ? 'link' : i % 500 === 11 ? 'gone' : i % 100 === 3 ? 'part' : 'kept');
