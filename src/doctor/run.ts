@@ -25,7 +25,8 @@ import { checkHookCurrent, checkLeftovers, checkRepoHealth } from './health.js';
 import { checkNestedCheckpoints } from './nested.js';
 import type { Finding } from './types.js';
 import { walkDays } from '../store/config.js';
-import { indexNames, NOTHING_OUTSIDE, readOutsideCheckout, type OutsideCheckout } from '../git/skip-worktree.js';
+import { gitlinkedNote } from '../install/ignored.js';
+import { indexNames, indexNamesAndGitlinks, NOTHING_OUTSIDE, readOutsideCheckout, type OutsideCheckout } from '../git/skip-worktree.js';
 import { removes } from '../git/renames.js';
 import { withEditedRenames } from './edited-renames.js';
 import { sameAsSaved, unvouched, type SameAsSaved } from './net-change.js';
@@ -378,14 +379,24 @@ async function weighChangesAgainstSaves(
  * files read here may ignore one.
  */
 async function ignoredCheckpoints(root: string, history: GitHistory, files: readonly { skill: string; rel: string }[]): Promise<Finding[]> {
-  const tracked = indexNames(root, files.map((f) => f.rel));
+  const { held: tracked, gitlinks } = indexNamesAndGitlinks(root, files.map((f) => f.rel));
   const untracked = files.filter((f) => !tracked.has(f.rel));
   if (!untracked.length) return [];
-  const ignored = await ignoredListed(history, untracked.map((f) => f.rel), { prefilter: root });
-  return untracked.filter((f) => ignored.has(f.rel)).map((f): Finding => ({
-    level: 'warning', check: 'gitignore', skill: f.skill, path: '',
-    message: `git ignores ${f.rel}: it is never committed, so no other clone or branch sees it; \`git check-ignore -v ${f.rel}\` names the rule: remove it, or add !${f.rel} after it`,
-  }));
+  // Inside a submodule's gitlink (a folder committed as one, never initialised): git add skips
+  // every file under it as the submodule's, so none is committed, ignored or not.
+  const linked = untracked.flatMap((f) => {
+    const link = gitlinks.find((l) => f.rel.startsWith(`${l}/`));
+    return link === undefined ? [] : [{ ...f, link }];
+  });
+  const rest = untracked.filter((f) => !linked.some((l) => l.rel === f.rel));
+  const ignored = rest.length ? await ignoredListed(history, rest.map((f) => f.rel), { prefilter: root }) : new Set<string>();
+  return [
+    ...linked.map((f): Finding => ({ level: 'warning', check: 'gitlink', skill: f.skill, path: '', message: gitlinkedNote(f.link, f.rel) })),
+    ...rest.filter((f) => ignored.has(f.rel)).map((f): Finding => ({
+      level: 'warning', check: 'gitignore', skill: f.skill, path: '',
+      message: `git ignores ${f.rel}: it is never committed, so no other clone or branch sees it; \`git check-ignore -v ${f.rel}\` names the rule: remove it, or add !${f.rel} after it`,
+    })),
+  ];
 }
 
 /** Whether one of `commits` changed `rel`, or a file under it when it is a folder ("build/", "build"). */

@@ -86,21 +86,32 @@ export function indexHolds(gitdir: string, names: readonly string[]): Set<string
  * index holds it more than once: a conflict's stages). An index this reader cannot follow holds none.
  */
 export function indexBlobIds(gitdir: string, names: readonly string[]): Map<string, string> {
-  if (!names.length) return new Map();
+  return names.length ? indexEntries(gitdir, names).held : new Map();
+}
+
+/** indexBlobIds's answer with the submodules (gitlinks) the index records, from one read of it. */
+function indexEntries(gitdir: string, names: readonly string[]): { held: Map<string, string>; gitlinks: string[] } {
+  const none = { held: new Map<string, string>(), gitlinks: [] };
   const wanted = new Set(names);
   const main = entriesOutside(readIndex(join(gitdir, 'index'))?.buf ?? null, wanted);
-  if (main === null) return new Map();
-  if (main.link === null) return main.held;
+  if (main === null) return none;
+  if (main.link === null) return main;
   const shared = entriesOutside(readIndex(join(gitdir, `sharedindex.${main.link}`))?.buf ?? null, wanted);
-  return shared === null || shared.link !== null ? new Map() : new Map([...shared.held, ...main.held]);
+  return shared === null || shared.link !== null ? none : { held: new Map([...shared.held, ...main.held]), gitlinks: [...new Set([...shared.gitlinks, ...main.gitlinks])] };
 }
 
 /** Of `names`, those the index of the work tree at `root` holds (none where there is no git dir there). */
 export function indexNames(root: string, names: readonly string[]): Set<string> {
+  return indexNamesAndGitlinks(root, names).held;
+}
+
+/** indexNames's answer, and the submodules (gitlinks) the index records: "vendor/lib". */
+export function indexNamesAndGitlinks(root: string, names: readonly string[]): { held: Set<string>; gitlinks: string[] } {
   try {
-    return indexHolds(resolveGitDirsSync(root).gitdir, names);
+    const { held, gitlinks } = indexEntries(resolveGitDirsSync(root).gitdir, names);
+    return { held: new Set(held.keys()), gitlinks };
   } catch {
-    return new Set();
+    return { held: new Set(), gitlinks: [] };
   }
 }
 

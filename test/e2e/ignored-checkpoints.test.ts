@@ -4,7 +4,7 @@
 // And the temp files interrupted writes leave behind, which doctor names as safe to delete.
 import { describe, expect, it } from 'vitest';
 import { runCli } from '../helpers/in-process.js';
-import { commitAll, git, makeRepo, write } from '../helpers/repo.js';
+import { assertBuilt, cli, commitAll, git, makeRepo, write } from '../helpers/repo.js';
 import { checkpointDoc } from '../helpers/fixtures.js';
 
 type F = { check: string; level: string; skill: string | null; message: string };
@@ -39,5 +39,39 @@ describe('temp files interrupted writes left (red team, 12-04)', () => {
     write(dir, '.checkpoints/.api.rotation.tmp', '{}');
     const found = (JSON.parse((await runCli(dir, ['doctor', '--json'])).stdout).findings as F[]).filter((f) => f.check === 'leftovers');
     expect(found).toEqual([expect.objectContaining({ level: 'info', message: '2 temp files left by interrupted writes (e.g. .checkpoints/.api.checkpoint.json.4242.k3j.tmp); never read, safe to delete' })]);
+  });
+});
+
+// .checkpoints committed as a submodule's gitlink (mode 160000, never initialised): git add skips
+// every file under it, so no checkpoint is ever committed, just as under an ignore rule; init and
+// doctor said all was well (red team 63 r1 5).
+describe('.checkpoints committed as a gitlink (red team 63 r1 5)', () => {
+  it('init notes it and doctor warns, naming the repair; after it, neither says a word', async () => {
+    const dir = makeRepo();
+    commitAll(dir, 'root');
+    const head = git(dir, ['rev-parse', 'HEAD']).trim();
+    git(dir, ['update-index', '--add', '--cacheinfo', `160000,${head},.checkpoints`]);
+    git(dir, ['commit', '-qm', 'gitlink']);
+    const repair = 'make it a folder again: `git rm --cached .checkpoints`, then `git add .checkpoints` and commit';
+    assertBuilt();
+    const init = cli(dir, ['init']);
+    expect(init.code, init.stderr).toBe(0);
+    expect(init.stdout + init.stderr).toContain(`git records .checkpoints as a submodule (a gitlink), so .checkpoints/<skill>.checkpoint.json is never committed and no other clone or branch sees it; ${repair}`);
+    write(dir, '.checkpoints/api.checkpoint.json', `${JSON.stringify(checkpointDoc({ skill: 'api', status: 'in review', context_primer: { key_decisions: ['prices in 8.0 units'], generated_files: ['src/prices.ts (new)'] } }), null, 2)}\n`);
+    commitAll(dir, 'save');
+    expect(git(dir, ['ls-files', '.checkpoints'])).toBe('.checkpoints\n');
+    const gitlinked = async (engine: string) => (JSON.parse((await runCli(dir, ['doctor', '--json', '--engine', engine])).stdout).findings as F[]).filter((f) => f.check === 'gitlink' || f.check === 'gitignore');
+    for (const engine of ['native', 'isomorphic']) {
+      expect(await gitlinked(engine), engine).toEqual([expect.objectContaining({
+        level: 'warning', check: 'gitlink', skill: 'api', path: '',
+        message: `git records .checkpoints as a submodule (a gitlink), so .checkpoints/api.checkpoint.json is never committed and no other clone or branch sees it; ${repair}`,
+      })]);
+    }
+    git(dir, ['rm', '-q', '--cached', '.checkpoints']);
+    commitAll(dir, 'checkpoints as a folder');
+    expect(git(dir, ['ls-files', '.checkpoints'])).toContain('.checkpoints/api.checkpoint.json');
+    for (const engine of ['native', 'isomorphic']) expect(await gitlinked(engine), engine).toEqual([]);
+    const again = cli(dir, ['init']);
+    expect(again.stdout + again.stderr).not.toContain('gitlink');
   });
 });

@@ -7,7 +7,7 @@ import { CHECKPOINTS_GITIGNORE, CHECKPOINTS_README } from '../../store/readme.js
 import { SCHEMA_FILE, schemaText } from '../../protocol/schema.js';
 import { planDriver } from '../../install/driver.js';
 import { planPrePushHook } from '../../install/hook.js';
-import { ignoredCheckpointsNote } from '../../install/ignored.js';
+import { gitlinkedCheckpointsNote, ignoredCheckpointsNote } from '../../install/ignored.js';
 import { applyPlans, type InstallPlan } from '../../install/plan.js';
 import { HOOK_TEMPLATE_PATH, stableBinPath } from '../../install/package-paths.js';
 import type { Context, ParsedArgs } from '../spec.js';
@@ -88,7 +88,7 @@ async function integrationPlans(root: string, ctx: Context): Promise<InstallPlan
     const env = gitDirEnvNote(ctx.env);
     return note(env ? `merge driver and pre-push hook not installed: ${env}; then run init again` : 'not a git repository: merge driver and pre-push hook not installed (run init again after `git init`)');
   }
-  const ignored = ignoredCheckpointsNote(root);
+  const ignored = gitlinkedCheckpointsNote(root) ?? ignoredCheckpointsNote(root);
   const bin = stableBinPath(root);
   return [
     ...(ignored === null ? [] : [{ changes: [], notes: [ignored], apply() {} }]),
