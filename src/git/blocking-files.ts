@@ -24,10 +24,14 @@ export function blockingKind(st: Stats | undefined): string | null {
   return null;
 }
 
-/** Through a link as git would follow it; a dangling link is git's to report. */
+/** Through a link as git would follow it; a dangling link, or a file on the way (ENOTDIR), is git's to report. */
 export function kindAt(path: string): string | null {
-  const own = lstatSync(path, { throwIfNoEntry: false });
-  return blockingKind(own?.isSymbolicLink() ? statSync(path, { throwIfNoEntry: false }) : own);
+  try {
+    const own = lstatSync(path, { throwIfNoEntry: false });
+    return blockingKind(own?.isSymbolicLink() ? statSync(path, { throwIfNoEntry: false }) : own);
+  } catch {
+    return null;
+  }
 }
 
 /** Throws when a file git would open for a history question could block it. */
