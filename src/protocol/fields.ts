@@ -109,6 +109,8 @@ export const POLICY_RULES: readonly PolicyRule[] = [
  */
 export const ROTATION_FILE_RULES: readonly PolicyRule[] = [
   { pattern: 'entries.*', policy: LOG_APPEND('at') },
+  // Where each batch stood (rotation.ts MovedFrom): two branches' batches are both kept.
+  { pattern: 'moved_from.*', policy: LOG_APPEND() },
   { pattern: 'rotated_at', policy: { kind: 'instant', pick: 'latest' } },
 ];
 

@@ -232,6 +232,29 @@ export interface RotationFile {
    * the pointer made, and goes with it.
    */
   skill_state_was_empty?: true;
+  /** Per log, where each batch rotate appended stood (MovedFrom), in the order of the batches. */
+  moved_from?: Record<string, MovedFrom[]>;
+}
+
+/**
+ * Where the entries of one batch rotate moved out of a log stood among the log's entries then, as
+ * runs of [first position, how many]; `left`: the fingerprint of the log rotate left. Restore
+ * puts a batch back exactly there while the log is still what rotate left (nothing added since).
+ */
+export interface MovedFrom {
+  left: string;
+  at: Array<[number, number]>;
+}
+
+/** `positions` (ascending) as runs of [first, how many]. */
+export function positionRuns(positions: readonly number[]): Array<[number, number]> {
+  const runs: Array<[number, number]> = [];
+  for (const p of positions) {
+    const last = runs[runs.length - 1];
+    if (last && last[0] + last[1] === p) last[1]++;
+    else runs.push([p, 1]);
+  }
+  return runs;
 }
 
 /** The rotation file's member saying the checkpoint's skill_state was `{}` before its pointer (RotationFile). */
@@ -272,13 +295,14 @@ export function rotationFileProblem(value: unknown, skill?: string): string | nu
  * is a different record (identity is the whole record, as in the merge). The entries a
  * crashed earlier rotate already wrote are skipped by the caller's journal, not here.
  */
-export function appendToRotationFile(existing: RotationFile | null, skill: string, logs: ReadonlyArray<Pick<LogRotation, 'path' | 'dotted' | 'moved'>>, rotatedAt: string, emptyState = false): RotationFile {
+export function appendToRotationFile(existing: RotationFile | null, skill: string, logs: ReadonlyArray<Pick<LogRotation, 'path' | 'dotted' | 'moved'> & { movedFrom?: MovedFrom }>, rotatedAt: string, emptyState = false): RotationFile {
   const file: RotationFile = existing ? structuredClone(existing) : { skill, rotated_at: rotatedAt, entries: {} };
   file.rotated_at = rotatedAt;
   if (emptyState) file[STATE_WAS_EMPTY] = true;
   for (const log of logs) {
     if (!log.moved.length) continue;
     (file.entries[log.dotted] ??= []).push(...log.moved);
+    if (log.movedFrom) ((file.moved_from ??= {})[log.dotted] ??= []).push(log.movedFrom);
   }
   return file;
 }
@@ -343,6 +367,8 @@ export interface RestoreOptions {
   where?: string;
   /** The project's own logs (config.json), which rotate moves entries out of too. */
   extra?: ExtraLogRules;
+  /** A log's fingerprint, as MovedFrom.left records it (the store's hash: this module reads no clock, fs or crypto). */
+  fingerprint?: (log: JsonValue[]) => string;
 }
 
 export interface RestoreCount {
@@ -425,6 +451,34 @@ function inTimeOrder(live: readonly JsonValue[], back: ReadonlyArray<{ i: number
   return out;
 }
 
+/**
+ * Each of `entries` (the file's, for one log) put back where it stood before rotate moved it: the
+ * batches the file records for the log undone, the last first, each while the log is what its
+ * rotation left (MovedFrom.left). Null unless that places all of them (entries added since, a file
+ * of an earlier version, one merged from two branches' batches): then the placement below.
+ */
+function whereEachStood(live: readonly JsonValue[], entries: readonly JsonValue[], batches: unknown, fingerprint: RestoreOptions['fingerprint']): RestoredLog['from'] | null {
+  if (!fingerprint || !Array.isArray(batches)) return null;
+  let from: RestoredLog['from'] = live.map((_, i) => ({ live: i }));
+  let end = entries.length;
+  for (let b = batches.length - 1; b >= 0 && end > 0; b--) {
+    const batch: unknown = batches[b];
+    if (!isObj(batch) || !Array.isArray(batch.at) || !batch.at.every((r) => Array.isArray(r) && r.length === 2 && r.every((n) => Number.isSafeInteger(n) && (n as number) >= 0))) return null;
+    const runs = batch.at as Array<[number, number]>;
+    if (runs.reduce((n, [, count]) => n + count, 0) > end) return null;
+    if (batch.left !== fingerprint(from.map((f) => ('live' in f ? live[f.live]! : entries[f.file]!)))) return null;
+    const at = new Set(runs.flatMap(([first, n]) => Array.from({ length: n }, (_, k) => first + k)));
+    const start = end - at.size;
+    const total = from.length + at.size;
+    if (start < 0 || [...at].some((p) => p >= total)) return null;
+    const stood = from;
+    let [moved, kept] = [0, 0];
+    from = Array.from({ length: total }, (_, p) => (at.has(p) ? { file: start + moved++ } : stood[kept++]!));
+    end = start;
+  }
+  return end === 0 ? from : null;
+}
+
 export function restoreRotatedEntries(doc: JsonObject, file: RotationFile, opts: RestoreOptions): RestoreCount {
   let restored = 0;
   let left = 0;
@@ -501,6 +555,8 @@ export function restoreRotatedEntries(doc: JsonObject, file: RotationFile, opts:
     // Every record says when and the live log runs in time order: each record put back goes where
     // its time falls (two files that overlapped restore in order, whichever is restored first).
     if (rule.kind === 'log') from = inTimeOrder(current, back.map((i) => ({ i, entry: entries[i]! })), rule) ?? from;
+    // The log as rotate left it, all of the file's entries coming back: each where it stood.
+    if (back.length === entries.length) from = whereEachStood(current, entries, file.moved_from?.[dotted], opts.fingerprint) ?? from;
     const after = from.map((f) => ('live' in f ? current[f.live]! : entries[f.file]!));
     parent[key] = after;
     opts.placed?.push({ path, dotted, before: had === undefined ? undefined : current, after, from });

@@ -21,6 +21,7 @@ import { refuseConflicted, refuseOutside } from './index-conflicts.js';
 import { archiveTooBig, historyDir, MAX_ROTATION_FILE_BYTES, parseArchiveName, resolveArchive } from './history.js';
 import { withLock } from './lock.js';
 import { pointerOf } from './history-paths.js';
+import { fingerprint } from './rotation-journal.js';
 import { listProjectDir, projectPathExists, readProjectBytes, readProjectText, statProjectFile, writablePath } from './safe-fs.js';
 import { assertSkillName, SKILL_NAME } from './skill-name.js';
 
@@ -234,10 +235,10 @@ async function restoreRotation(root: string, skill: string, archive: string, val
         // Every entry is out of the checkpoint, but for what a rotation killed before its checkpoint
         // write left in both places (its journal, which this write settles: the file's entries are all back).
         const elsewhere = journal.settleFile(pointer);
-        count = restoreRotatedEntries(doc, file, { mode: 'all', elsewhere, restoredBefore: restoredBefore(root, skill, doc, pointer), placed, where, extra });
+        count = restoreRotatedEntries(doc, file, { mode: 'all', elsewhere, restoredBefore: restoredBefore(root, skill, doc, pointer), placed, where, extra, fingerprint });
         removePointer(doc, pointer, file.skill_state_was_empty === true);
       } else {
-        count = restoreRotatedEntries(doc, file, { mode: 'missing', elsewhere: namedElsewhere(root, skill, doc, pointer), placed, where, extra });
+        count = restoreRotatedEntries(doc, file, { mode: 'missing', elsewhere: namedElsewhere(root, skill, doc, pointer), placed, where, extra, fingerprint });
       }
       // The log's own entries keep their texts at their new places (after the ones put back before
       // them); the entries put back keep the texts they had in the rotation file (as rotate kept them

@@ -15,7 +15,7 @@ import { CheckpointError, isCheckpointError } from '../errors.js';
 import { copyItemTexts, DEFAULT_FORMAT, formatJson, rekeyItems, type TextFormat } from '../protocol/format.js';
 import { formatKeepingLayout } from '../protocol/layout.js';
 import { literalPlace, type ItemKeyCache, type LiteralTexts } from '../protocol/json.js';
-import { appendToRotationFile, DEFAULT_ROTATE_KEEP, planRotation, rotationFileProblem, STATE_WAS_EMPTY, stateWasEmpty, type ExtraLogRules, type LogRotation, type RotationFile, type RotationPlan } from '../protocol/rotation.js';
+import { appendToRotationFile, DEFAULT_ROTATE_KEEP, planRotation, positionRuns, type MovedFrom, rotationFileProblem, STATE_WAS_EMPTY, stateWasEmpty, type ExtraLogRules, type LogRotation, type RotationFile, type RotationPlan } from '../protocol/rotation.js';
 import { compileExtraLogs } from '../protocol/fields.js';
 import type { JsonObject, JsonValue } from '../protocol/types.js';
 import { MAX_FILE_BYTES } from '../protocol/validate.js';
@@ -25,7 +25,7 @@ import { checkpointPath, checkpointText, display, MAX_READ_BYTES, mutateCheckpoi
 import { readConfig, readConfigFor, type ProjectConfig } from './config.js';
 import { ensureHistoryDir, historyDir, MAX_ROTATION_FILE_BYTES } from './history.js';
 import { pointerOf } from './history-paths.js';
-import { RotationJournal, type LogCopies } from './rotation-journal.js';
+import { fingerprint, RotationJournal, type LogCopies } from './rotation-journal.js';
 import { projectPathExists, readProjectText, removeEmptyDir, statProjectFile, writablePath } from './safe-fs.js';
 import { linkSync, renameSync, unlinkSync } from 'node:fs';
 import { rotationPointers } from '../protocol/rotation.js';
@@ -183,8 +183,18 @@ function replaceUndoably(path: string, text: string): { back(): void; drop(): vo
   };
 }
 
-/** What a history write moves out of one log: which entries, from where in it. */
-type MovedLog = Pick<LogRotation, 'path' | 'dotted' | 'moved' | 'movedAt'>;
+/** What a history write moves out of one log: which entries, from where in it; `keptAt`, rotate's: where those it keeps stood. */
+type MovedLog = Pick<LogRotation, 'path' | 'dotted' | 'moved' | 'movedAt'> & Partial<Pick<LogRotation, 'keptAt'>>;
+
+/**
+ * Where rotate's moved entries stood among the log's entries (those it keeps and those it moves),
+ * and the log it leaves in `final`: restore puts them back there while the log is still that one.
+ */
+function movedFrom(log: MovedLog & Pick<LogRotation, 'keptAt'>, final: JsonValue): MovedFrom {
+  const moved = new Set(log.movedAt);
+  const stood = [...log.keptAt, ...log.movedAt].sort((a, b) => a - b);
+  return { left: fingerprint(logAt(final as JsonObject, log.path)), at: positionRuns(stood.flatMap((i, rank) => (moved.has(i) ? [rank] : []))) };
+}
 
 /** The log at `path` in `doc` (an array: a log a plan moved entries out of). */
 function logAt(doc: JsonObject, path: readonly string[]): JsonValue[] {
@@ -214,7 +224,8 @@ function writeHistory(root: string, skill: string, target: string, p: { moved: n
   const madeDir = !projectPathExists(root, dir);
   ensureHistoryDir(root);
   const existing = statProjectFile(root, target) ? readRotationFile(root, target, skill) : null;
-  const file = appendToRotationFile(existing?.file ?? null, skill, p.logs, now.toISOString(), stateWasEmpty(from, (named) => saysStateWasEmpty(root, skill, named)));
+  const logs = p.logs.map((l) => (l.keptAt === undefined ? l : { ...l, movedFrom: movedFrom({ ...l, keptAt: l.keptAt }, final) }));
+  const file = appendToRotationFile(existing?.file ?? null, skill, logs, now.toISOString(), stateWasEmpty(from, (named) => saysStateWasEmpty(root, skill, named)));
   const kept: LiteralTexts = new Map(existing?.format.texts ?? []);
   if (texts?.size) {
     for (const log of p.logs) {

@@ -41,8 +41,8 @@ interface Part {
   logs: Record<string, LogCopies>;
 }
 
-/** Fingerprint of a checkpoint document. */
-function fingerprint(doc: JsonValue | null): string {
+/** Fingerprint of a JSON value (a checkpoint document; a log, as a rotation file's moved_from records it). */
+export function fingerprint(doc: JsonValue | null): string {
   return createHash('sha256').update(canonicalJson(doc)).digest('hex');
 }
 

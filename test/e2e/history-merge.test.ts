@@ -51,6 +51,8 @@ describe('rotation files through the merge driver', () => {
     const all = ['r1', 'r2', 'r3', 'r4', 'r5', 'r6', 'a1', 'a2', 'a3', 'b1', 'b2'];
     expect([...moved, ...kept].sort()).toEqual([...all].sort());
     expect(new Set(moved).size).toBe(moved.length);
+    // Where each branch's batch stood (restore's exact order) is kept from both, not a conflict.
+    expect(history.moved_from['skill_state.run_history']).toHaveLength(2);
     expect(cp.skill_state.rotated_to).toHaveLength(1);
     expect(cli(dir, ['validate']).code).toBe(0);
   });

@@ -174,6 +174,22 @@ describe('rotation files', () => {
     expect(restoreRotatedEntries(cp, file, { mode: 'missing' })).toEqual({ restored: 0, left: 3 });
   });
 
+  it('moved_from puts a batch back where it stood only while the log is the one rotate left; a bad or stale one is the placement before (red team 63 r2 4)', () => {
+    const fp = (l: JsonValue[]) => canonicalJson(l);
+    const kept = ['k0', 'k1'];
+    const batch = (left: string, at: unknown) => ({ ...appendToRotationFile(null, 'api', log(['m0', 'm1']), 't1'), moved_from: { 'skill_state.run_history': [{ left, at }] } }) as Parameters<typeof restoreRotatedEntries>[1];
+    const restored = (file: Parameters<typeof restoreRotatedEntries>[1], live = kept) => {
+      const cp: JsonObject = { skill_state: { run_history: [...live] } };
+      restoreRotatedEntries(cp, file, { mode: 'all', fingerprint: fp });
+      return (cp.skill_state as JsonObject).run_history;
+    };
+    expect(restored(batch(fp(kept), [[1, 1], [3, 1]]))).toEqual(['k0', 'm0', 'k1', 'm1']);
+    // An entry added since: before the log's own.
+    expect(restored(batch(fp(kept), [[1, 1], [3, 1]]), ['k0', 'k1', 'k2'])).toEqual(['m0', 'm1', 'k0', 'k1', 'k2']);
+    // Runs over the batch's size, past the log, or no runs at all (a hand-edited file): the same.
+    for (const at of [[[0, 1e12]], [[5, 2]], 'x']) expect(restored(batch(fp(kept), at))).toEqual(['m0', 'm1', 'k0', 'k1']);
+  });
+
   it('a file the checkpoint names comes back whole, count included, beside equal copies rotate kept (red team s12 #1)', () => {
     // rotate --keep 2 of [a, a, a, b]: the file took two a's, the checkpoint kept one a and b.
     const file = appendToRotationFile(null, 'api', log([{ ok: 1 }, { ok: 1 }]), 't1');

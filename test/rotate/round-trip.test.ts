@@ -60,3 +60,60 @@ describe('the skill_state a pointer goes into', () => {
     });
   }
 });
+
+describe('restore gives the log back in the order it had before rotate (red team 63 r2 4)', () => {
+  // Runs as a hand-kept log holds them: not in time order (a re-run logged late), a score as 8.0.
+  const RUNS = [['a', 5], ['b', 1], ['c', 3], ['d', 4], ['e', 2]].map(([run, day]) => `{ "at": "2026-03-0${day}T00:00:00Z", "run": "${run}", "score": 8.0, "log": "ci/${run}.txt" }`);
+  const text = (runs: string[]) => `{
+    "protocol_version": "1.1", "skill": "api", "project": "demo", "project_dir": "/demo",
+    "created_at": "2026-03-01T10:00:00Z", "updated_at": "2026-03-06T10:00:00Z",
+    "phase": "build", "step": "s1", "status": "in_progress", "progress_summary": "Evals.",
+    "next_actions": ["Run evals"],
+    "skill_state": {
+        "run_history": [
+            ${runs.join(',\n            ')}
+        ]
+    }
+}
+`;
+  const runs = (dir: string) => (JSON.parse(read(dir, CP)).skill_state.run_history as { run: string }[]).map((r) => r.run);
+
+  it('nothing added since: every run back where it stood, the file byte for byte (the two kept ones were in time order)', async () => {
+    const dir = repo();
+    write(dir, CP, text(RUNS));
+    expect((await runCli(dir, ['rotate', 'api', '--keep', '2'])).code).toBe(0);
+    expect(runs(dir)).toEqual(['a', 'd']);
+    const [file] = history(dir);
+    expect((await runCli(dir, ['restore', file!])).code).toBe(0);
+    expect(read(dir, CP)).toBe(text(RUNS));
+  });
+
+  it('two rotations the same day, nothing added between or since: restored whole, in order', async () => {
+    const dir = repo();
+    write(dir, CP, text(RUNS));
+    await rotateSkill(dir, 'api', { now: new Date('2026-03-06T10:00:00Z'), keep: 4 });
+    await rotateSkill(dir, 'api', { now: new Date('2026-03-06T11:00:00Z'), keep: 2 });
+    const [file] = history(dir);
+    expect(JSON.parse(read(dir, `.checkpoints/history/${file}`)).entries['skill_state.run_history']).toHaveLength(3);
+    await restoreArchive(dir, file!, new Date('2026-03-06T12:00:00Z'));
+    expect(read(dir, CP)).toBe(text(RUNS));
+  });
+
+  it('a run added since: placed as before (by time where the log runs in time order, else before the log\'s own)', async () => {
+    const dir = repo();
+    write(dir, CP, text(RUNS));
+    expect((await runCli(dir, ['rotate', 'api', '--keep', '2'])).code).toBe(0);
+    const [file] = history(dir);
+    // Still in time order (newest first): each run put back where its time falls.
+    expect((await runCli(dir, ['update', 'api', '--skill_state.run_history+:json={"at": "2026-03-01T12:00:00Z", "run": "f"}'])).code).toBe(0);
+    expect((await runCli(dir, ['restore', file!])).code).toBe(0);
+    expect(runs(dir)).toEqual(['a', 'd', 'c', 'e', 'f', 'b']);
+    // Out of time order: before the log's own entries.
+    const again = repo();
+    write(again, CP, text(RUNS));
+    expect((await runCli(again, ['rotate', 'api', '--keep', '2'])).code).toBe(0);
+    expect((await runCli(again, ['update', 'api', '--skill_state.run_history+:json={"at": "2026-03-09T00:00:00Z", "run": "g"}'])).code).toBe(0);
+    expect((await runCli(again, ['restore', history(again)[0]!])).code).toBe(0);
+    expect(runs(again)).toEqual(['b', 'c', 'e', 'a', 'd', 'g']);
+  });
+});
