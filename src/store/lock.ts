@@ -323,9 +323,8 @@ export async function withLock<T>(lockPath: string, fn: () => Promise<T> | T, ti
             hint: `${runningWriterAdvice(running)}, then retry; a running writer's lock is never broken`,
           });
         }
-        const owner = readOwner(lockPath);
-        const who = owner ? ` (process ${owner.pid} on ${owner.host === hostname() ? 'this machine' : shown(owner.host)})` : '';
-        throw new CheckpointError('E_LOCKED', `${name} is held by another checkpoint process${who}`, {
+        // Named as the note said it at the start of the wait: whatever process it is, checkpoint's or not.
+        throw new CheckpointError('E_LOCKED', `${name} is held by ${holderWords(lockPath)}`, {
           hint: `wait and retry; if no checkpoint command is running, delete ${name}`,
         });
       }

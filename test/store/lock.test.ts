@@ -99,8 +99,23 @@ describe('withLock', () => {
     expect((e as CheckpointError).code).toBe('E_LOCKED');
     expect((e as CheckpointError).hint).toMatch(/delete/);
     expect(Date.now() - t0).toBeGreaterThanOrEqual(300);
-    expect((e as CheckpointError).message).toMatch(new RegExp(`held by another checkpoint process \\(process ${process.pid} on this machine\\)$`));
+    expect((e as CheckpointError).message).toMatch(new RegExp(`held by process ${process.pid} \\([^)]+\\) on this machine since \\d\\d:\\d\\d:\\d\\dZ$`));
     expect(existsSync(lock)).toBe(true); // not ours to remove
+  });
+
+  it('a lock naming a live process that is no checkpoint writer (sleep): the last line names it as the first did (red team 63 r2 5)', async () => {
+    const sleeper = await bystander();
+    try {
+      writeFileSync(lock, JSON.stringify({ pid: sleeper.pid, host: hostname(), at: Date.now() }));
+      const notes: { line: string; at: number }[] = [];
+      const e = await quietly(() => withLock(lock, () => 'never', 300), notes).catch((x: unknown) => x);
+      const holder = /held by (.*?); /.exec(notes[0]!.line)?.[1];
+      expect(holder).toMatch(new RegExp(`^process ${sleeper.pid} \\(sleep\\) on this machine since `));
+      expect((e as CheckpointError).message).toBe(`${relative(process.cwd(), lock)} is held by ${holder}`);
+      expect((e as CheckpointError).hint).toBe(`wait and retry; if no checkpoint command is running, delete ${relative(process.cwd(), lock)}`);
+    } finally {
+      sleeper.stop();
+    }
   });
 
   it('a lock file a commit brought (naming a live process) is refused at once, never waited for (red team, 12-04)', async () => {
