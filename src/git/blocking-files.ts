@@ -34,6 +34,15 @@ export function kindAt(path: string): string | null {
   }
 }
 
+/** kindAt for the entry itself: a link is no blocking file. */
+function ownKindAt(path: string): string | null {
+  try {
+    return blockingKind(lstatSync(path, { throwIfNoEntry: false }));
+  } catch {
+    return null;
+  }
+}
+
 /** Throws when a file git would open for a history question could block it. */
 export function assertNoBlockingFiles(root: string, dirs: GitDirs): void {
   const paths = [...COMMON_FILES.map((f) => join(dirs.commonDir, f)), ...OWN_FILES.map((f) => join(dirs.gitdir, f))];
@@ -70,13 +79,15 @@ const FOLDER_RULES = ['.gitignore', '.gitattributes'];
 export function assertNoBlockingRules(root: string, dirs: GitDirs, paths: readonly string[]): void {
   const folders = new Set(['']);
   for (const path of paths) for (let i = path.indexOf('/'); i > 0; i = path.indexOf('/', i + 1)) folders.add(path.slice(0, i));
+  // git reads the work tree's rule files without following a link (a link to /dev/zero is no
+  // rule file to it): only the entry itself can block. Those in the git dir are followed.
   const files = [
-    ...[...folders].flatMap((folder) => FOLDER_RULES.map((name) => join(root, folder, name))),
-    ...COMMON_RULES.map((f) => join(dirs.commonDir, f)),
-    ...OWN_STATE.map((f) => join(dirs.gitdir, f)),
+    ...[...folders].flatMap((folder) => FOLDER_RULES.map((name) => ({ path: join(root, folder, name), follow: false }))),
+    ...COMMON_RULES.map((f) => ({ path: join(dirs.commonDir, f), follow: true })),
+    ...OWN_STATE.map((f) => ({ path: join(dirs.gitdir, f), follow: true })),
   ];
-  for (const path of files) {
-    const kind = kindAt(path);
+  for (const { path, follow } of files) {
+    const kind = follow ? kindAt(path) : ownKindAt(path);
     if (kind !== null) {
       throw new CheckpointError('E_PATH', `${shownPath(relative(root, path) || path)} is ${kind}, not a plain file; refused`, { hint: 'replace it with a regular file (or remove it)' });
     }
