@@ -2,11 +2,12 @@
 // environment and platform, and on Windows the Git for Windows folder (found from git.exe on
 // PATH, else the usual Program Files one; looked up once per process).
 import { existsSync } from 'node:fs';
-import { homedir } from 'node:os';
 import { win32 } from 'node:path';
 import { configPlaces, windowsGitInstall, type ConfigPlaces } from './config-file.js';
 
 let windowsInstall: string | null | undefined;
+/** node:os loads only when asked: status bundles this file (through index-status.ts) yet never asks. */
+const homedir = (): string => process.getBuiltinModule('node:os').homedir();
 
 export function currentConfigPlaces(): ConfigPlaces {
   const env = process.env;
