@@ -66,6 +66,21 @@ function refusedByTheCheck(dir: string): void {
   expect(push.stderr).not.toMatch(/not found|Cannot find module/);
 }
 
+
+/** A repository with a remote whose pre-push hook is the user's node script (it prints the first pushed ref). */
+function nodeHookRepo(): { dir: string; own: string; hook: string } {
+  const dir = makeRepo();
+  withRemote(dir);
+  const own = '#!/usr/bin/env node\nconst refs = require("fs").readFileSync(0, "utf8");\nconsole.error(`node gate saw ${refs.split(" ")[0]}`);\n';
+  const hook = join(dir, '.git/hooks/pre-push');
+  write(dir, '.git/hooks/pre-push', own);
+  chmodSync(hook, 0o755);
+  return { dir, own, hook };
+}
+
+/** init's advice for that hook: the mv to make, and the line of the sh hook to create. */
+const NODE_HOOK_ADVICE = /^! left \.git\/hooks\/pre-push as it is \(not checkpoint's hook\); \.git\/hooks\/pre-push is a node script, and checkpoint's line is sh: to check pushes, rename it \((mv .+)\), then create \.git\/hooks\/pre-push \(#!\/bin\/sh, then this line; chmod \+x\) with: (.+)$/m;
+
 describe('init beside another pre-push hook', () => {
   it("husky 9: leaves husky's wrapper alone, so the user's gate still runs, and the printed line adds our check", () => {
     const dir = huskyProject('echo user-gate-ran >&2\nexit 1\n');
@@ -167,14 +182,9 @@ describe('init beside another pre-push hook', () => {
   });
 
   it('a hook in another language (node, python): init says to run it from a sh hook; followed as printed, both run, with the pushed refs; the sh line inside it is never "already" (red team 62d 01)', () => {
-    const dir = makeRepo();
-    withRemote(dir);
-    const own = '#!/usr/bin/env node\nconst refs = require("fs").readFileSync(0, "utf8");\nconsole.error(`node gate saw ${refs.split(" ")[0]}`);\n';
-    const hook = join(dir, '.git/hooks/pre-push');
-    write(dir, '.git/hooks/pre-push', own);
-    chmodSync(hook, 0o755);
+    const { dir, own, hook } = nodeHookRepo();
     const out = cli(dir, ['init']).stdout;
-    const advice = out.match(/^! left \.git\/hooks\/pre-push as it is \(not checkpoint's hook\); \.git\/hooks\/pre-push is a node script, and checkpoint's line is sh: to check pushes, rename it \((mv .+)\), then create \.git\/hooks\/pre-push \(#!\/bin\/sh, then this line; chmod \+x\) with: (.+)$/m);
+    const advice = out.match(NODE_HOOK_ADVICE);
     expect(advice, out).not.toBeNull();
     const [, mv, line] = advice!;
     expect(line).toBe(`CHECKPOINT_HOOK=${join(ROOT, 'hooks/pre-push')} . ${join(ROOT, 'hooks/pre-push-chain')}; exec "$(dirname "$0")/pre-push.user" "$@"`);
@@ -198,18 +208,13 @@ describe('init beside another pre-push hook', () => {
   });
 
   it('a hook in another language with pre-push.user taken: the advice moves it to a free name, and followed as printed loses no file (stop 62 known limit)', () => {
-    const dir = makeRepo();
-    withRemote(dir);
-    const own = '#!/usr/bin/env node\nconst refs = require("fs").readFileSync(0, "utf8");\nconsole.error(`node gate saw ${refs.split(" ")[0]}`);\n';
-    const hook = join(dir, '.git/hooks/pre-push');
-    write(dir, '.git/hooks/pre-push', own);
-    chmodSync(hook, 0o755);
+    const { dir, own, hook } = nodeHookRepo();
     // An earlier wrapped hook of the user's, and a folder where the next name would go: both kept.
     const earlier = '#!/usr/bin/env python3\n# the lint gate from last year (kept on purpose)\nimport sys\n';
     write(dir, '.git/hooks/pre-push.user', earlier);
     mkdirSync(join(dir, '.git/hooks/pre-push.user.2'));
     const out = cli(dir, ['init']).stdout;
-    const advice = out.match(/^! left \.git\/hooks\/pre-push as it is \(not checkpoint's hook\); \.git\/hooks\/pre-push is a node script, and checkpoint's line is sh: to check pushes, rename it \((mv .+)\), then create \.git\/hooks\/pre-push \(#!\/bin\/sh, then this line; chmod \+x\) with: (.+)$/m);
+    const advice = out.match(NODE_HOOK_ADVICE);
     expect(advice, out).not.toBeNull();
     const [, mv, line] = advice!;
     expect(mv).toBe(`mv '${hook}' '${hook}.user.3'`);
