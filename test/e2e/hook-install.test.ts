@@ -57,6 +57,14 @@ function pushRefused(dir: string, ref = 'main', env?: Record<string, string>): s
   return refused.stderr;
 }
 
+/** A push our check runs in (its command line on stderr) and passes, with the user's own gate run too (its `mark`). */
+function pushPassesThrough(dir: string, mark: string): void {
+  const ok = gitTry(dir, ['push', '-q', 'origin', 'main']);
+  expect(ok.status, ok.stderr).toBe(0);
+  expect(ok.stderr).toContain('checkpoint doctor --fail-on-warnings --pushed=');
+  expect(ok.stderr).toContain(mark);
+}
+
 /** An invalid checkpoint pushed through a hook that is reached by a link: refused by the check, never by a hook that failed to start. */
 function refusedByTheCheck(dir: string): void {
   invalidCheckpoint(dir);
@@ -101,10 +109,7 @@ describe('init beside another pre-push hook', () => {
     // The user adds the printed line to their hook: our check now runs, with git's stdin.
     write(dir, '.husky/pre-push', `${LINE}\necho user-gate-ran >&2\n`);
     commitAll(dir, 'husky: check checkpoints on push');
-    const ok = gitTry(dir, ['push', '-q', 'origin', 'main']);
-    expect(ok.status, ok.stderr).toBe(0);
-    expect(ok.stderr).toContain('checkpoint doctor --fail-on-warnings --pushed=');
-    expect(ok.stderr).toContain('user-gate-ran');
+    pushPassesThrough(dir, 'user-gate-ran');
     pushRefused(dir);
     // Idempotent, and it sees the line is there: no second request to add it.
     const again = cli(dir, ['init']);
@@ -173,10 +178,7 @@ describe('init beside another pre-push hook', () => {
     // Moved as printed: the check and the user's bash lines (with the pushed refs) both run.
     write(dir, '.git/hooks/pre-push', own.replace('\n', `\n${line}\n`));
     expect(cli(dir, ['init']).stdout).toContain("! left .git/hooks/pre-push as it is (not checkpoint's hook); .git/hooks/pre-push runs checkpoint's check already\n");
-    const ok = gitTry(dir, ['push', '-q', 'origin', 'main']);
-    expect(ok.status, ok.stderr).toBe(0);
-    expect(ok.stderr).toContain('checkpoint doctor --fail-on-warnings --pushed=');
-    expect(ok.stderr).toContain('lint ok: refs/heads/main');
+    pushPassesThrough(dir, 'lint ok: refs/heads/main');
     const refused = pushRefused(dir);
     expect(refused).not.toContain('lint ok');
   });
@@ -195,10 +197,7 @@ describe('init beside another pre-push hook', () => {
     expect(read(dir, '.git/hooks/pre-push.user')).toBe(own);
     expect(cli(dir, ['init']).stdout).toContain("! left .git/hooks/pre-push as it is (not checkpoint's hook); .git/hooks/pre-push runs checkpoint's check already\n");
     commitAll(dir, 'checkpoint init');
-    const ok = gitTry(dir, ['push', '-q', 'origin', 'main']);
-    expect(ok.status, ok.stderr).toBe(0);
-    expect(ok.stderr).toContain('checkpoint doctor --fail-on-warnings --pushed=');
-    expect(ok.stderr).toContain('node gate saw refs/heads/main');
+    pushPassesThrough(dir, 'node gate saw refs/heads/main');
     pushRefused(dir);
     // The sh line put after a python hook's #! line (python stops at it): take it out, never "already".
     write(dir, '.git/hooks/pre-push', `#!/usr/bin/env python3\n${line!.replace(/;.*/, '')}\nimport sys\n`);
@@ -226,10 +225,7 @@ describe('init beside another pre-push hook', () => {
     expect(readdirSync(join(dir, '.git/hooks/pre-push.user.2'))).toEqual([]);
     expect(read(dir, '.git/hooks/pre-push.user.3')).toBe(own);
     commitAll(dir, 'checkpoint init');
-    const ok = gitTry(dir, ['push', '-q', 'origin', 'main']);
-    expect(ok.status, ok.stderr).toBe(0);
-    expect(ok.stderr).toContain('checkpoint doctor --fail-on-warnings --pushed=');
-    expect(ok.stderr).toContain('node gate saw refs/heads/main');
+    pushPassesThrough(dir, 'node gate saw refs/heads/main');
     pushRefused(dir);
   });
 

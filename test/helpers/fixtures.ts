@@ -58,3 +58,22 @@ export const HAND_WRITTEN_HEAD = `  "protocol_version": "1.1",
   "created_at": "2026-10-01T09:00:00Z",
   "updated_at": "2026-11-02T17:45:00Z",
 `;
+
+/**
+ * A checkpoint with a hand-kept run log in skill_state.run_history (4-space indent, one record a
+ * line, as written by hand): `runs` are the records' texts, kept exactly.
+ */
+export function handKeptRunLog(runs: string[], updatedAt: string, summary: string): string {
+  return `{
+    "protocol_version": "1.1", "skill": "api", "project": "demo", "project_dir": "/demo",
+    "created_at": "2026-03-01T10:00:00Z", "updated_at": "${updatedAt}",
+    "phase": "build", "step": "s1", "status": "in_progress", "progress_summary": "${summary}",
+    "next_actions": ["Run evals"],
+    "skill_state": {
+        "run_history": [
+            ${runs.join(',\n            ')}
+        ]
+    }
+}
+`;
+}

@@ -10,6 +10,7 @@ import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { afterEach, describe, expect, it } from 'vitest';
 import { BIN, cleanup, GIT_ENV, makeRepo, read, tempDir, write } from '../helpers/repo.js';
+import { handKeptRunLog } from '../helpers/fixtures.js';
 import { runCli } from '../helpers/in-process.js';
 
 const CP = '.checkpoints/api.checkpoint.json';
@@ -68,18 +69,7 @@ function everyRecord(dir: string, log: string[], dotted: string): { records: str
 
 // A hand-kept log: 4-space indent, a score written 8.0, eight equal runs and one other.
 const RUN = '{ "ok": 1, "score": 8.0, "note": "nightly (see notes/ci.md)" }';
-const runsText = (runs: string[]) => `{
-    "protocol_version": "1.1", "skill": "api", "project": "demo", "project_dir": "/demo",
-    "created_at": "2026-03-01T10:00:00Z", "updated_at": "2026-03-02T10:00:00Z",
-    "phase": "build", "step": "s1", "status": "in_progress", "progress_summary": "Building.",
-    "next_actions": ["Run evals"],
-    "skill_state": {
-        "run_history": [
-            ${runs.join(',\n            ')}
-        ]
-    }
-}
-`;
+const runsText = (runs: string[]) => handKeptRunLog(runs, '2026-03-02T10:00:00Z', 'Building.');
 const RUNS = [...Array<string>(8).fill(RUN), '{ "ok": 2 }'];
 
 /** Rotated once (two equal runs in the day's file, named), then a second rotate that moves two more is killed. */

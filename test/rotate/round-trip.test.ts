@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { restoreArchive } from '../../src/store/restore.js';
 import { rotateSkill } from '../../src/store/rotate.js';
-import { checkpointDoc } from '../helpers/fixtures.js';
+import { checkpointDoc, handKeptRunLog } from '../helpers/fixtures.js';
 import { runCli } from '../helpers/in-process.js';
 import { cleanup, makeRepo, read, write } from '../helpers/repo.js';
 
@@ -64,18 +64,7 @@ describe('the skill_state a pointer goes into', () => {
 describe('restore gives the log back in the order it had before rotate (red team 63 r2 4)', () => {
   // Runs as a hand-kept log holds them: not in time order (a re-run logged late), a score as 8.0.
   const RUNS = [['a', 5], ['b', 1], ['c', 3], ['d', 4], ['e', 2]].map(([run, day]) => `{ "at": "2026-03-0${day}T00:00:00Z", "run": "${run}", "score": 8.0, "log": "ci/${run}.txt" }`);
-  const text = (runs: string[]) => `{
-    "protocol_version": "1.1", "skill": "api", "project": "demo", "project_dir": "/demo",
-    "created_at": "2026-03-01T10:00:00Z", "updated_at": "2026-03-06T10:00:00Z",
-    "phase": "build", "step": "s1", "status": "in_progress", "progress_summary": "Evals.",
-    "next_actions": ["Run evals"],
-    "skill_state": {
-        "run_history": [
-            ${runs.join(',\n            ')}
-        ]
-    }
-}
-`;
+  const text = (runs: string[]) => handKeptRunLog(runs, '2026-03-06T10:00:00Z', 'Evals.');
   const runs = (dir: string) => (JSON.parse(read(dir, CP)).skill_state.run_history as { run: string }[]).map((r) => r.run);
 
   it('nothing added since: every run back where it stood, the file byte for byte (the two kept ones were in time order)', async () => {
