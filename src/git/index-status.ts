@@ -1,16 +1,23 @@
 // `git status` for a few named paths, answered from git's own index file when git itself would
-// answer from it without reading any file's content: doctor's one question to git, on a clean
-// work tree, then costs a file read and a few lstat calls instead of a process.
+// answer from it and, at most, a file's content: doctor's one question to git, on a clean work
+// tree, then costs a file read and a few lstat calls instead of a process.
 //
 // Exact by construction: every answer here is one git would give from the same bytes (stat data
-// equal, field for field, to the index entry; the index's cached tree equal to HEAD's tree), and
-// anything this reader does not judge the same way git does (a racily clean entry, a changed stat,
-// assume-unchanged or skip-worktree flags, conflicts, a split or sparse index, index v4, a nested
-// repository, a symlink on the way, an odd config) answers null: the caller asks git.
-import { closeSync, lstatSync, readSync, type BigIntStats } from 'node:fs';
+// equal, field for field, to the index entry; the index's cached tree equal to HEAD's tree). Where
+// git settles an entry by its content (a racily clean entry, a touched file of the recorded size)
+// the file is hashed as git hashes it, only when no conversion applies (no filter, ident, encoding
+// or line-ending rule). Anything this reader does not judge the same way git does (a conversion, a
+// changed mode or type, assume-unchanged or skip-worktree flags, conflicts, a split or sparse
+// index, index v4, a nested repository, a symlink on the way, an odd config) answers null: the
+// caller asks git.
+import { closeSync, lstatSync, readlinkSync, readSync, type BigIntStats } from 'node:fs';
 import { isAbsolute, join } from 'node:path';
 import { openPlainGitFile, readGitFile } from './git-file.js';
 import { currentConfigPlaces } from './config-places.js';
+import { usesSha256 } from './object-format.js';
+import { attributeFilesAbove, eolAttributes, readEolConfig, type EolConfig } from './eol-attributes.js';
+import { cleanRule } from './eol-convert.js';
+import { readProjectFile } from '../store/safe-fs.js';
 
 /** An index larger than this is left to git (tens of thousands of files stay well under it). */
 const MAX_INDEX_BYTES = 32 * 1024 * 1024;
@@ -51,12 +58,15 @@ export function uncommittedFromIndex(input: IndexStatusInput): { tree: string; c
   const version = buf.readUInt32BE(4);
   if (version !== 2 && version !== 3) return null;
   const count = buf.readUInt32BE(8);
+  const oidBytes = usesSha256(input.commonDir) ? 32 : 20;
+  // The attribute files above each path too: one missing from the work tree applies as staged.
+  const lookups = [...new Set([...paths, ...paths.flatMap(attributeFilesAbove)])];
   // git folds ASCII case byte by byte (core.ignorecase, however it was set): a twin is git's call.
   // Compared as bytes in place: no string per index entry. A path holding U+FFFD could equal an
   // entry's undecodable name as text but not as bytes: git's call too.
   if (paths.some((p) => p.includes('\ufffd'))) return null;
   const byLength = new Map<number, { path: string; bytes: Buffer; folded: Buffer }[]>();
-  for (const path of paths) {
+  for (const path of lookups) {
     const bytes = Buffer.from(path, 'utf8');
     const folded = Buffer.from(bytes.map((c) => (c >= 0x41 && c <= 0x5a ? c | 0x20 : c)));
     const list = byLength.get(bytes.length);
@@ -64,13 +74,15 @@ export function uncommittedFromIndex(input: IndexStatusInput): { tree: string; c
     else byLength.set(bytes.length, [{ path, bytes, folded }]);
   }
   const found = new Map<string, Entry>();
-  const end = buf.length - 20; // the trailing checksum
+  const end = buf.length - oidBytes; // the trailing checksum
   let at = 12;
   for (let i = 0; i < count; i++) {
-    if (at + 62 > end) return null;
-    const flags = buf.readUInt16BE(at + 60);
-    const extended = version === 3 && flags & 0x4000 ? buf.readUInt16BE(at + 62) : 0;
-    const nameAt = at + (version === 3 && flags & 0x4000 ? 64 : 62);
+    // 40 bytes of stat data, the oid, 16 bits of flags (and 16 more when extended), the name.
+    const flagsAt = at + 40 + oidBytes;
+    if (flagsAt + 2 > end) return null;
+    const flags = buf.readUInt16BE(flagsAt);
+    const extended = version === 3 && flags & 0x4000 ? buf.readUInt16BE(flagsAt + 2) : 0;
+    const nameAt = flagsAt + (version === 3 && flags & 0x4000 ? 4 : 2);
     let nameLength = flags & 0xfff;
     if (nameLength === 0xfff) nameLength = buf.indexOf(0, nameAt) - nameAt;
     if (nameLength < 0 || nameAt + nameLength >= end) return null;
@@ -97,18 +109,21 @@ export function uncommittedFromIndex(input: IndexStatusInput): { tree: string; c
         twin ||= folds;
       }
       if (mine) {
-        // A second entry (a conflict's stage) or a racily clean one (see statMatches): git's to judge, known before reading on.
-        if (found.has(mine.path) || buf.readUInt32BE(at + 8) >= index.mtimeSec) return null;
+        // A second entry (a conflict's stage): git's to judge, known before reading on.
+        if (found.has(mine.path)) return null;
         found.set(mine.path, { at, flags, extended });
       } else if (twin) return null;
     }
     at += (nameAt - at + nameLength + 8) & ~7;
   }
-  const tree = cachedTree(buf, at, end);
+  const tree = cachedTree(buf, at, end, oidBytes);
   if (tree === null) return null;
 
   const changed = new Set<string>();
   const dirs = new Map<string, boolean>();
+  // Read once, when a content comparison first needs them.
+  let config: EolConfig | undefined;
+  let looseStat: boolean | undefined;
   const inRoot = under(root);
   for (const path of paths) {
     if (!plainAncestors(inRoot, path, dirs)) return null;
@@ -133,9 +148,53 @@ export function uncommittedFromIndex(input: IndexStatusInput): { tree: string; c
       changed.add(path); // deleted in the work tree
       continue;
     }
-    if (!statMatches(buf, entry.at, st, mtimeSec)) return null;
+    const verdict = statVerdict(buf, entry.at, st, mtimeSec);
+    if (verdict === 'content') {
+      if ((looseStat ??= configSays(input.gitdir, input.commonDir, STAT_WORDS, STAT_SETTING))) return null;
+      const same = sameContent(input, path, st.isSymbolicLink(), (config ??= readEolConfig(input.gitdir, input.commonDir)), buf.subarray(entry.at + 40, entry.at + 40 + oidBytes), (rel) => (found.has(rel) ? undefined : null));
+      if (same === null) return null;
+      if (!same) changed.add(path);
+    } else if (verdict === 'changed') changed.add(path);
+    else if (verdict === null) return null;
   }
   return { tree, changed };
+}
+
+/**
+ * Whether the file at `path` holds the blob `oid` as git would hash it (`blob <size>\0` and the
+ * bytes, by the repository's object format; a symlink's bytes are its target, as git compares
+ * one: ce_compare_link); null when git would convert a regular file on the way
+ * (a filter, ident, an encoding or a line-ending rule, or config or attributes this reader cannot
+ * follow) or it cannot be read as a plain project file: git's to judge. `staged(rel)` is what
+ * eolAttributes asks of an attribute file missing from the work tree.
+ */
+function sameContent(input: IndexStatusInput, path: string, link: boolean, config: EolConfig, oid: Buffer, staged: (rel: string) => string | null | undefined): boolean | null {
+  if (link) {
+    try {
+      return blobHash(readlinkSync(join(input.root, path), { encoding: 'buffer' }), oid.length).equals(oid);
+    } catch {
+      return null;
+    }
+  }
+  if (config.inexact) return null;
+  const attrs = eolAttributes(input.root, input.commonDir, path, config, staged);
+  if ('inexact' in attrs) return null;
+  const rule = cleanRule(attrs, config.autocrlf);
+  if ('inexact' in rule || rule.action !== 'binary') return null;
+  let bytes: Buffer | null;
+  try {
+    bytes = readProjectFile(input.root, path)?.bytes ?? null;
+  } catch {
+    return null; // a link out, not a plain file, over the cap: git's to judge
+  }
+  return bytes === null ? null : blobHash(bytes, oid.length).equals(oid);
+}
+
+/** The object id git gives a blob holding `bytes`: SHA-1, or SHA-256 for 32-byte ids. */
+function blobHash(bytes: Buffer, oidBytes: number): Buffer {
+  // node:crypto fetched here, not imported: only a content comparison hashes, and most runs make none.
+  const { createHash } = process.getBuiltinModule('node:crypto');
+  return createHash(oidBytes === 32 ? 'sha256' : 'sha1').update(`blob ${bytes.length}\0`).update(bytes).digest();
 }
 
 /** Repo-relative, no `.git` component, nothing git would normalise differently. */
@@ -160,6 +219,19 @@ const ODD_SETTING = /(?:^|[\s\];])(?:ignorecase|worktree|precomposeunicode|spars
 const ODD_WORDS = ['ignorecase', 'worktree', 'precomposeunicode', 'sparsecheckout', 'include'];
 
 function oddConfig(gitdir: string, commonDir: string): boolean {
+  return configSays(gitdir, commonDir, ODD_WORDS, ODD_SETTING);
+}
+
+/**
+ * Settings under which git's stat comparison trusts less than this reader compares (ctime or
+ * inode left out, fsmonitor's word taken): git may then call a file clean whose content changed,
+ * so a content comparison would not give git's answer. Loosely, as ODD_SETTING.
+ */
+const STAT_SETTING = /(?:^|[\s\];])(?:trustctime|checkstat|fsmonitor)\b/im;
+const STAT_WORDS = ['trustctime', 'checkstat', 'fsmonitor'];
+
+/** Whether any config file git reads has `words` (lower-cased) and matches `setting`; or is unreadable, or config comes from the environment. */
+function configSays(gitdir: string, commonDir: string, words: readonly string[], setting: RegExp): boolean {
   const env = process.env;
   if (env.GIT_CONFIG_PARAMETERS || Number(env.GIT_CONFIG_COUNT) > 0) return true;
   // The same files git reads (config-file.ts configPlaces), config.worktree whether or not it is on.
@@ -173,7 +245,7 @@ function oddConfig(gitdir: string, commonDir: string): boolean {
     if (text === undefined) return true;
     if (text === null) return false;
     const lower = text.toLowerCase();
-    return ODD_WORDS.some((w) => lower.includes(w)) && ODD_SETTING.test(text);
+    return words.some((w) => lower.includes(w)) && setting.test(text);
   });
 }
 
@@ -197,7 +269,7 @@ export function readIndex(path: string): { buf: Buffer; mtimeSec: bigint } | nul
 }
 
 /** The index's valid root cache-tree (hex), or null when it has none or an extension this reader cannot follow. */
-function cachedTree(buf: Buffer, at: number, end: number): string | null {
+function cachedTree(buf: Buffer, at: number, end: number, oidBytes = 20): string | null {
   let tree: string | null = null;
   while (at + 8 <= end) {
     const sig = buf.toString('latin1', at, at + 4);
@@ -209,9 +281,9 @@ function cachedTree(buf: Buffer, at: number, end: number): string | null {
     if (sig === 'TREE') {
       // The root entry: "" NUL "<entries> <subtrees>\n" and, when valid (entries >= 0), its oid.
       const nl = buf.indexOf(10, data);
-      if (buf[data] !== 0 || nl < 0 || nl + 21 > data + size) return null;
+      if (buf[data] !== 0 || nl < 0 || nl + 1 + oidBytes > data + size) return null;
       const [entries] = buf.toString('latin1', data + 1, nl).split(' ');
-      tree = /^\d+$/.test(entries ?? '') ? buf.toString('hex', nl + 1, nl + 21) : null;
+      tree = /^\d+$/.test(entries ?? '') ? buf.toString('hex', nl + 1, nl + 1 + oidBytes) : null;
     }
     at = data + size;
   }
@@ -249,6 +321,24 @@ function plainAncestors(inRoot: (path: string) => string, path: string, memo: Ma
     if (!ok) return false;
   }
   return true;
+}
+
+/**
+ * What git's refresh (read-cache.c ie_match_stat, ie_modified) makes of a work-tree file against
+ * its entry: 'clean' by the stat data; 'changed' by the size alone (a size other than the one
+ * recorded, when one was); 'content' when only a comparison of contents tells (a racily clean
+ * entry, a touched file, a size of 0 recorded: git's smudged entry); null for a changed type or
+ * executable bit: git's to judge.
+ */
+function statVerdict(buf: Buffer, at: number, st: BigIntStats, indexMtimeSec: bigint): 'clean' | 'changed' | 'content' | null {
+  const mode = buf.readUInt32BE(at + 24);
+  const kind = Number(st.mode) & S_IFMT;
+  if ((mode & S_IFMT) !== kind || (kind !== S_IFREG && kind !== S_IFLNK)) return null;
+  if (kind === S_IFREG && (mode & 0o100) !== (Number(st.mode) & 0o100)) return null;
+  const recordedSize = buf.readUInt32BE(at + 36);
+  if (recordedSize !== 0 && statMatches(buf, at, st, indexMtimeSec)) return 'clean';
+  if (recordedSize !== 0 && recordedSize !== Number(st.size & 0xffffffffn)) return 'changed';
+  return 'content';
 }
 
 /**

@@ -109,12 +109,19 @@ describe('git processes', () => {
     expect(gitOnPath.runs()).toEqual([]);
     for (const cmd of ['status', 'next']) expect(cli(dir, [cmd], { env }).code).toBe(0);
     expect(gitOnPath.runs()).toEqual([]);
-    // A named file touched (same content, new mtime): only git can tell, and says it is clean.
+    // A named file touched (same content, new mtime): git compares its content, and so does the
+    // index reader (index-status.ts): clean, no process.
     const now = new Date();
     utimesSync(join(dir, 'src/auth.ts'), now, now);
     expect(JSON.parse(cli(dir, ['doctor', '--json'], { env }).stdout)).toEqual(report);
+    expect(gitOnPath.runs()).toEqual([]);
+    // One the index cannot tell (assume-unchanged: git's own rule): one `git status`, which says it is clean.
+    git(dir, ['update-index', '--assume-unchanged', 'src/auth.ts']);
+    gitOnPath.reset();
+    expect(JSON.parse(cli(dir, ['doctor', '--json'], { env }).stdout)).toEqual(report);
     expect(gitOnPath.runs()).toHaveLength(1);
     expect(gitOnPath.runs()[0]).toMatch(/ status --porcelain=v2 /);
+    git(dir, ['update-index', '--no-assume-unchanged', 'src/auth.ts']);
 
     // HEAD moves on by a plain commit: the answers are carried over it (fast-forward.ts), not
     // served stale: doctor says what a run with no cache says.

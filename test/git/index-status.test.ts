@@ -2,13 +2,13 @@
 // from the index alone; everywhere else it says null and git is asked. Checked against real
 // git in real repositories: each answer it gives is git's, and it does answer the common case
 // (a settled, clean index at HEAD), else doctor would quietly pay for a process every run.
-import { mkdirSync, rmSync, statSync, symlinkSync, utimesSync, writeFileSync } from 'node:fs';
+import { chmodSync, lutimesSync, mkdirSync, rmSync, statSync, symlinkSync, utimesSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
 import { uncommittedFromIndex } from '../../src/git/index-status.js';
 import { createHistory } from '../../src/git/index.js';
-import { cleanup, commitAll, git, makeRepo, settleIndex, write } from '../helpers/repo.js';
+import { cleanup, commitAll, git, makeRepo, settleIndex, tempDir, write } from '../helpers/repo.js';
 
 const PATHS = ['a.txt', 'docs/spec.md', 'docs/notes (old).md', 'run.sh', 'new.txt', 'debug.log', 'build/out.js', 'never.txt', 'docs', '.checkpoints/api.checkpoint.json'];
 const HOUR_AGO = new Date(Date.now() - 3_600_000);
@@ -64,12 +64,8 @@ describe('uncommittedFromIndex', () => {
     }
   });
 
-  it('leaves to git what only its content comparison or its own rules can tell', () => {
+  it('leaves to git what only its own rules can tell', () => {
     const cases: [string, (dir: string) => void][] = [
-      ['an edit of the same size with its mtime put back', (dir) => {
-        writeFileSync(join(dir, 'a.txt'), 'two\n');
-        utimesSync(join(dir, 'a.txt'), HOUR_AGO, HOUR_AGO);
-      }],
       ['a staged edit (the cached tree no longer matches HEAD)', (dir) => {
         write(dir, 'docs/spec.md', '# Spec v2\n');
         git(dir, ['add', 'docs/spec.md']);
@@ -84,15 +80,6 @@ describe('uncommittedFromIndex', () => {
       ['skip-worktree', (dir) => {
         git(dir, ['update-index', '--skip-worktree', 'a.txt']);
         write(dir, 'a.txt', 'changed\n');
-      }],
-      ['a racily clean file (written in the second the index was)', (dir) => {
-        write(dir, 'a.txt', 'two\n');
-        git(dir, ['add', 'a.txt']);
-        git(dir, ['commit', '-q', '-m', 'two']);
-        // Racily clean by construction, not by a fast machine: the index dated to the file's own
-        // mtime, as when both are written in one second.
-        const { mtime } = statSync(join(dir, 'a.txt'));
-        utimesSync(join(dir, '.git/index'), mtime, mtime);
       }],
       ['a file under a nested repository', (dir) => {
         mkdirSync(join(dir, 'vendor/.git'), { recursive: true });
@@ -158,7 +145,7 @@ describe('uncommittedFromIndex', () => {
   });
 
   it('whatever the work tree went through, an answer is git\'s', () => {
-    const ops = ['edit', 'delete', 'create', 'stage', 'touch', 'chmod', 'settle'] as const;
+    const ops = ['edit', 'delete', 'create', 'stage', 'touch', 'chmod', 'settle', 'racy'] as const;
     const files = ['a.txt', 'docs/spec.md', 'new.txt', 'debug.log', 'docs/notes (old).md'];
     let answered = 0;
     fc.assert(
@@ -173,6 +160,7 @@ describe('uncommittedFromIndex', () => {
               else if (op === 'stage') git(dir, ['add', '-A', '--', file]);
               else if (op === 'touch') utimesSync(p, HOUR_AGO, HOUR_AGO);
               else if (op === 'chmod') git(dir, ['update-index', '--chmod=+x', '--', file]);
+              else if (op === 'racy') racy(dir, file);
               else settle(dir);
             } catch {
               // a step that does not apply (touching a deleted file, chmod of an untracked one) leaves the state as it was
@@ -210,6 +198,163 @@ describe('uncommittedFromIndex in a linked worktree', () => {
       expect(gitSays(linked)).toEqual(['a.txt', 'new.txt']);
     } finally {
       cleanup(linked);
+      cleanup(dir);
+    }
+  });
+});
+
+/** `git status --porcelain` for `paths`, without the index refresh it would write (which would settle what is asked). */
+function porcelain(dir: string, paths: readonly string[]): string[] {
+  const out = git(dir, ['--no-optional-locks', 'status', '--porcelain', '-z', '--untracked-files=all', '--ignored=traditional', '--no-renames', '--', ...paths]);
+  const listed = new Set(out.split('\0').filter(Boolean).map((line) => line.slice(3)));
+  return paths.filter((p) => listed.has(p));
+}
+
+/** Racily clean by construction, not by a fast machine: the index dated to `rel`'s own mtime, as when both are written in one second. */
+function racy(dir: string, rel = 'a.txt'): void {
+  const { mtime } = statSync(join(dir, rel));
+  utimesSync(join(dir, '.git/index'), mtime, mtime);
+}
+
+/** A commit of `files` (over settledRepo's), its index left racily clean for a.txt, as right after `git commit`. */
+function justCommitted(files: Record<string, string> = {}): string {
+  const dir = settledRepo();
+  for (const [rel, text] of Object.entries({ 'a.txt': 'two\n', ...files })) write(dir, rel, text);
+  git(dir, ['add', '-A']);
+  git(dir, ['commit', '-q', '-m', 'step']);
+  racy(dir);
+  return dir;
+}
+
+describe('uncommittedFromIndex right after a commit (entries git settles by content)', () => {
+  const ASKED = [...PATHS, 'crlf.txt', 'eol.txt', 'filtered.txt', 'link', 'sub', 'folder', 'later.txt'];
+  /** Each case: what it does after the commit, and whether the reader must answer (not ask git). */
+  const cases: [string, boolean, (dir: string) => void][] = [
+    ['a racily clean file, unchanged', true, () => {}],
+    ['a racily clean file edited to the same size within the second', true, (dir) => {
+      const { mtime } = statSync(join(dir, 'a.txt'));
+      writeFileSync(join(dir, 'a.txt'), 'six\n');
+      utimesSync(join(dir, 'a.txt'), mtime, mtime);
+    }],
+    ['a touched file, same content', true, (dir) => utimesSync(join(dir, 'docs/spec.md'), new Date(), new Date())],
+    ['a file rewritten with the same bytes (ctime moves)', true, (dir) => writeFileSync(join(dir, 'docs/spec.md'), '# Spec\n')],
+    ['a touched file of another size', true, (dir) => writeFileSync(join(dir, 'docs/spec.md'), '# Spec, longer\n')],
+    ['a racily clean file deleted', true, (dir) => rmSync(join(dir, 'a.txt'))],
+    ['the index re-read from HEAD (stat data zeroed, sizes 0)', true, (dir) => git(dir, ['read-tree', 'HEAD'])],
+    ['attributes that change no content', true, (dir) => {
+      write(dir, '.gitattributes', '*.txt diff=plain\n');
+      racy(dir, '.gitattributes');
+    }],
+    ['a CRLF file under core.autocrlf=true', false, (dir) => {
+      git(dir, ['config', 'core.autocrlf', 'true']);
+      utimesSync(join(dir, 'crlf.txt'), new Date(), new Date());
+    }],
+    ['a file under text eol=crlf', false, (dir) => {
+      write(dir, '.gitattributes', 'eol.txt text eol=crlf\n');
+      writeFileSync(join(dir, 'eol.txt'), 'x\r\ny\r\n');
+    }],
+    ['a file under a filter attribute', false, (dir) => {
+      write(dir, '.gitattributes', 'filtered.txt filter=upper\n');
+      git(dir, ['config', 'filter.upper.clean', 'tr a-z A-Z']);
+      utimesSync(join(dir, 'filtered.txt'), new Date(), new Date());
+    }],
+    ['an executable bit set on disk', false, (dir) => chmodSync(join(dir, 'a.txt'), 0o755)],
+    ['an executable bit set on disk, core.fileMode off', false, (dir) => {
+      git(dir, ['config', 'core.fileMode', 'false']);
+      chmodSync(join(dir, 'a.txt'), 0o755);
+    }],
+    ['a symlink touched', true, (dir) => lutimesSync(join(dir, 'link'), new Date(), new Date())],
+    ['an edit of the same size, mtime put back, under core.trustctime off (git trusts the stat)', false, (dir) => {
+      git(dir, ['config', 'core.trustctime', 'false']);
+      writeFileSync(join(dir, 'docs/spec.md'), '# Spuc\n');
+      utimesSync(join(dir, 'docs/spec.md'), HOUR_AGO, HOUR_AGO);
+    }],
+    ['the same under core.checkStat minimal', false, (dir) => {
+      git(dir, ['config', 'core.checkStat', 'minimal']);
+      writeFileSync(join(dir, 'docs/spec.md'), '# Spuc\n');
+      utimesSync(join(dir, 'docs/spec.md'), HOUR_AGO, HOUR_AGO);
+    }],
+    ['skip-worktree', false, (dir) => git(dir, ['update-index', '--skip-worktree', 'a.txt'])],
+    ['assume-unchanged', false, (dir) => git(dir, ['update-index', '--assume-unchanged', 'a.txt'])],
+    ['intent-to-add', false, (dir) => {
+      write(dir, 'later.txt', 'later\n');
+      git(dir, ['add', '-N', 'later.txt']);
+    }],
+    ['a file replaced by a folder', false, (dir) => {
+      rmSync(join(dir, 'a.txt'));
+      write(dir, 'a.txt/inner.txt', 'inner\n');
+    }],
+  ];
+
+  it('answers as `git status --porcelain` does, and answers without git where only content tells', () => {
+    for (const [name, answers, change] of cases) {
+      const dir = justCommitted({ 'crlf.txt': 'x\r\ny\r\n', 'eol.txt': 'x\ny\n', 'filtered.txt': 'LOUD\n' });
+      try {
+        symlinkSync('a.txt', join(dir, 'link'));
+        mkdirSync(join(dir, 'folder'));
+        write(dir, 'folder/f.txt', 'f\n');
+        git(dir, ['add', '-A']);
+        git(dir, ['commit', '-q', '-m', 'link and folder']);
+        racy(dir);
+        change(dir);
+        const paths = name.includes('folder') ? [...ASKED, 'a.txt/inner.txt'] : ASKED;
+        const ours = fromIndex(dir, paths);
+        if (answers) expect(ours, name).not.toBeNull();
+        if (ours !== null) expect(ours, name).toEqual(porcelain(dir, paths));
+      } finally {
+        cleanup(dir);
+      }
+    }
+  });
+
+  it('leaves a submodule to git', () => {
+    const dir = justCommitted();
+    const inner = makeRepo();
+    try {
+      git(dir, ['-c', 'protocol.file.allow=always', 'submodule', 'add', '-q', inner, 'sub']);
+      git(dir, ['commit', '-q', '-m', 'sub']);
+      racy(dir, 'sub/.git');
+      expect(fromIndex(dir, ['sub', 'a.txt'])).toBeNull();
+    } finally {
+      cleanup(inner);
+      cleanup(dir);
+    }
+  });
+
+  it('the native engine takes the answer right after a commit', async () => {
+    const dir = justCommitted();
+    try {
+      writeFileSync(join(dir, 'a.txt'), 'six\n');
+      racy(dir);
+      expect(fromIndex(dir)).toEqual(['a.txt']);
+      expect(await (await createHistory({ dir, engine: 'native' })).uncommittedPaths(['a.txt', 'docs/spec.md'])).toEqual(['a.txt']);
+    } finally {
+      cleanup(dir);
+    }
+  });
+
+  it('hashes by the repository\'s object format: SHA-256 entries too', () => {
+    const dir = tempDir();
+    try {
+      git(dir, ['init', '-q', '--object-format=sha256', '-b', 'main']);
+      write(dir, 'a.txt', 'one\n');
+      write(dir, 'docs/spec.md', '# Spec\n');
+      git(dir, ['add', '-A']);
+      git(dir, ['commit', '-q', '-m', 'one']);
+      racy(dir);
+      const tree = git(dir, ['rev-parse', 'HEAD^{tree}']).trim();
+      const ask = () => {
+        const answer = uncommittedFromIndex({ root: dir, gitdir: join(dir, '.git'), commonDir: join(dir, '.git'), paths: ['a.txt', 'docs/spec.md'] });
+        expect(answer?.tree).toBe(tree);
+        return ['a.txt', 'docs/spec.md'].filter((p) => answer!.changed.has(p));
+      };
+      expect(ask()).toEqual([]);
+      const { mtime } = statSync(join(dir, 'a.txt'));
+      writeFileSync(join(dir, 'a.txt'), 'two\n');
+      utimesSync(join(dir, 'a.txt'), mtime, mtime);
+      expect(ask()).toEqual(['a.txt']);
+      expect(porcelain(dir, ['a.txt', 'docs/spec.md'])).toEqual(['a.txt']);
+    } finally {
       cleanup(dir);
     }
   });

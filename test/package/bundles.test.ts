@@ -134,6 +134,28 @@ describe('start-up', () => {
   });
 });
 
+describe('start-up right after a commit', () => {
+  it('doctor asks no `git status` (no node:child_process) when a named file is racily clean: its content settles it', () => {
+    assertBuilt();
+    const dir = makeRepo();
+    try {
+      write(dir, 'src/api.ts', 'export const v = 1;\n');
+      write(dir, '.checkpoints/api.checkpoint.json', `${JSON.stringify({ protocol_version: '1.1', skill: 'api', project: 'p', project_dir: '/p', created_at: '2026-01-01T00:00:00Z', updated_at: '2026-01-01T00:00:00Z', phase: 'x', step: 'y', status: 'in_progress', progress_summary: 's', next_actions: ['Ship the API (PR 12)'], context_primer: { generated_files: ['src/api.ts'] } }, null, 2)}\n`);
+      spawnSync('git', ['add', '-A'], { cwd: dir, env: GIT_ENV });
+      spawnSync('git', ['commit', '-qm', 'checkpoint'], { cwd: dir, env: GIT_ENV });
+      builtinsLoaded(dir, ['doctor']); // learns what HEAD determines
+      write(dir, 'src/api.ts', 'export const v = 2;\n');
+      spawnSync('git', ['commit', '-qam', 'step'], { cwd: dir, env: GIT_ENV });
+      // Racily clean by construction (the index dated to the file's own mtime), as when both are written in one second.
+      const { mtime } = statSync(join(dir, 'src/api.ts'));
+      utimesSync(join(dir, '.git/index'), mtime, mtime);
+      expect(builtinsLoaded(dir, ['doctor']).filter((m) => /^child_process$/.test(m))).toEqual([]);
+    } finally {
+      cleanup(dir);
+    }
+  });
+});
+
 describe('the launcher', () => {
   // Every file of the install (bin/, dist/) with its size and mtime.
   const installState = () => ['bin', 'dist'].flatMap((d) => readdirSync(join(ROOT, d), { recursive: true }).map(String).sort().map((f) => {
