@@ -4,9 +4,10 @@
 // process the files git reads for our questions are checked to be no FIFO, socket or device.
 // One directory listing and a few lstats: cheap next to one git process.
 import { lstatSync, readdirSync, statSync, type Stats } from 'node:fs';
-import { join, relative } from 'node:path';
+import { isAbsolute, join, relative } from 'node:path';
 import { CheckpointError } from '../errors.js';
 import { shownPath } from '../one-line.js';
+import { outsideRuleFiles } from './config-places.js';
 import type { GitDirs } from './locate.js';
 
 /** What git reads of the shared git dir, besides the pack folder. */
@@ -74,22 +75,31 @@ const FOLDER_RULES = ['.gitignore', '.gitattributes'];
 
 /**
  * Throws, in the words used for any project file that is no plain file, when a file git status
- * or check-ignore would read for `paths` (repo-relative, `/`-separated) could block it.
+ * or check-ignore would read for `paths` (repo-relative, `/`-separated; a folder ends in `/`: git
+ * reads its own rules too) could block it: the rules of each folder on the way, the repository's,
+ * and those outside it the config names (core.excludesFile, core.attributesFile: a FIFO there, in
+ * the user's home, blocked the pre-push hook as one in the repository did).
  */
 export function assertNoBlockingRules(root: string, dirs: GitDirs, paths: readonly string[]): void {
   const folders = new Set(['']);
   for (const path of paths) for (let i = path.indexOf('/'); i > 0; i = path.indexOf('/', i + 1)) folders.add(path.slice(0, i));
   // git reads the work tree's rule files without following a link (a link to /dev/zero is no
   // rule file to it): only the entry itself can block. Those in the git dir are followed.
+  const outside = outsideRuleFiles(root, dirs.gitdir, dirs.commonDir);
   const files = [
-    ...[...folders].flatMap((folder) => FOLDER_RULES.map((name) => ({ path: join(root, folder, name), follow: false }))),
-    ...COMMON_RULES.map((f) => ({ path: join(dirs.commonDir, f), follow: true })),
-    ...OWN_STATE.map((f) => ({ path: join(dirs.gitdir, f), follow: true })),
+    ...[...folders].flatMap((folder) => FOLDER_RULES.map((name) => ({ path: join(root, folder, name), follow: false, setting: '' }))),
+    ...COMMON_RULES.map((f) => ({ path: join(dirs.commonDir, f), follow: true, setting: '' })),
+    ...OWN_STATE.map((f) => ({ path: join(dirs.gitdir, f), follow: true, setting: '' })),
+    ...(outside.excludes ? [{ path: outside.excludes, follow: true, setting: ' (core.excludesFile)' }] : []),
+    ...(outside.attributes ? [{ path: outside.attributes, follow: true, setting: ' (core.attributesFile)' }] : []),
+    ...(outside.systemAttributes ? [{ path: outside.systemAttributes, follow: true, setting: " (git's system attributes file)" }] : []),
   ];
-  for (const { path, follow } of files) {
+  for (const { path, follow, setting } of files) {
     const kind = follow ? kindAt(path) : ownKindAt(path);
     if (kind !== null) {
-      throw new CheckpointError('E_PATH', `${shownPath(relative(root, path) || path)} is ${kind}, not a plain file; refused`, { hint: 'replace it with a regular file (or remove it)' });
+      const rel = relative(root, path);
+      const shown = shownPath(rel && rel.split(/[\\/]/)[0] !== '..' && !isAbsolute(rel) ? rel : path);
+      throw new CheckpointError('E_PATH', `${shown}${setting} is ${kind}, not a plain file; refused`, { hint: 'replace it with a regular file (or remove it)' });
     }
   }
 }

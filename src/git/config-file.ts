@@ -69,6 +69,8 @@ export interface ConfigPlaces {
   global: string[];
   /** The default global attributes file (core.attributesFile unset), null for none. */
   globalAttributes: string | null;
+  /** The default global ignore file (core.excludesFile unset), null for none. */
+  globalIgnore: string | null;
   /** The system attributes file, null for none (GIT_ATTR_NOSYSTEM). */
   systemAttributes: string | null;
 }
@@ -104,7 +106,7 @@ export function configPlaces({ env, platform, homedir, gitInstall = null }: Conf
   const xdg = env.XDG_CONFIG_HOME ? join(env.XDG_CONFIG_HOME, 'git') : home ? join(home, '.config', 'git') : null;
   const global = env.GIT_CONFIG_GLOBAL !== undefined ? (env.GIT_CONFIG_GLOBAL === '' ? [] : [env.GIT_CONFIG_GLOBAL]) : [...(xdg ? [join(xdg, 'config')] : []), ...(home ? [join(home, '.gitconfig')] : [])];
   const systemAttributes = envBool(env.GIT_ATTR_NOSYSTEM) ? null : !windows ? '/etc/gitattributes' : gitInstall ? join(gitInstall, 'etc', 'gitattributes') : null;
-  return { system, global, globalAttributes: xdg ? join(xdg, 'attributes') : null, systemAttributes };
+  return { system, global, globalAttributes: xdg ? join(xdg, 'attributes') : null, globalIgnore: xdg ? join(xdg, 'ignore') : null, systemAttributes };
 }
 
 /**

@@ -6,8 +6,8 @@
 import { isAbsolute, join } from 'node:path';
 import { asciiLower, globMatcher } from '../glob.js';
 import { linkAt, readProjectText } from '../store/safe-fs.js';
-import { configEntries, envBool } from './config-file.js';
-import { currentConfigPlaces } from './config-places.js';
+import { configEntries } from './config-file.js';
+import { currentConfigPlaces, repositoryConfigFiles } from './config-places.js';
 import { readGitFile } from './git-file.js';
 import type { AttrValue, AutoCrlf, EolAttributes } from './eol-convert.js';
 
@@ -211,9 +211,8 @@ export interface EolConfig {
 export function readEolConfig(gitdir: string, commonDir: string): EolConfig {
   const env = process.env;
   const places = currentConfigPlaces();
-  const files = [...places.system, ...places.global, join(commonDir, 'config')];
   // config.worktree is read only under extensions.worktreeConfig, as git reads it.
-  if (worktreeConfigOn(commonDir)) files.push(join(gitdir, 'config.worktree'));
+  const files = repositoryConfigFiles(gitdir, commonDir, places);
   const config: EolConfig = { autocrlf: 'false', globalAttributes: places.globalAttributes, systemAttributes: places.systemAttributes, ignoreCase: false };
   if (env.GIT_CONFIG_PARAMETERS || Number(env.GIT_CONFIG_COUNT) > 0) config.inexact = 'git config given in the environment';
   for (const file of files) {
@@ -237,11 +236,4 @@ export function readEolConfig(gitdir: string, commonDir: string): EolConfig {
     }
   }
   return config;
-}
-
-/** Whether the repository config turns on extensions.worktreeConfig (git then reads config.worktree). */
-export function worktreeConfigOn(commonDir: string): boolean {
-  let on = false;
-  for (const e of configEntries(readGitFile(join(commonDir, 'config')) ?? '')) if (e.section === 'extensions' && e.subsection === null && e.key === 'worktreeconfig') on = e.value === null || envBool(e.value);
-  return on;
 }

@@ -1,6 +1,8 @@
 // GitHistory on the git binary. Each question takes a few git processes whose output
 // (NUL-separated, unquoted paths) is parsed here; renames are paired by the shared rules
 // (renames.ts, edited-renames.ts) rather than by git's own detection, so both engines agree.
+import { lstatSync } from 'node:fs';
+import { join } from 'node:path';
 import { gitFailed, malformedOutput, runGit, runGitBytes, type EnoughOutput, type GitResult } from './git-process.js';
 import { UPSTREAM_NAME } from './upstream.js';
 import { anyCaseToken, assertSince, branchName, inScope, newestByGraph, objectNamePrefix, repoRelativePath, scopePaths, splitMessage } from './normalize.js';
@@ -556,10 +558,17 @@ export class NativeHistory implements GitHistory {
     // refused here as the embedded engine refuses them. Only here: the answer above needs an intact index.
     const refused = indexRefusal(this.indexDir());
     if (refused) throw refused;
-    assertNoBlockingRules(this.dir, this.gitDirs(), pathspecs);
+    // A listed folder is asked about as itself only (a tracked file it replaced), not what is in
+    // it: git would walk the whole folder, reading the rules of each folder below (a FIFO there
+    // hung it), for records the answer drops. Its exclusion would hide a path listed inside it
+    // too: such a folder is left out (what replaced the file is then reported as untracked).
+    const folders = new Set(pathspecs.filter((path) => lstatSync(join(this.dir, path), { throwIfNoEntry: false })?.isDirectory()));
+    const asked = pathspecs.filter((path) => !folders.has(path) || !pathspecs.some((other) => other.startsWith(`${path}/`)));
+    assertNoBlockingRules(this.dir, this.gitDirs(), asked.map((path) => (folders.has(path) ? `${path}/` : path)));
+    const specs = asked.flatMap((path) => (folders.has(path) ? [`:(literal)${path}`, `:(literal,exclude)${path}/`] : [`:(literal)${path}`]));
     // One process for tracked edits (staged or not), untracked and ignored files (each ignored
     // file by name: "traditional" with all untracked files). Works on an unborn HEAD too.
-    const status = await this.git(['--no-optional-locks', '--literal-pathspecs', 'status', '--porcelain=v2', '-z', '--untracked-files=all', '--ignored=traditional', '--no-renames', '--', ...pathspecs]);
+    const status = await this.git(['--no-optional-locks', 'status', '--porcelain=v2', '-z', '--untracked-files=all', '--ignored=traditional', '--no-renames', '--', ...specs]);
     const { changed, unsure } = parseStatus(status.stdout);
     if (unsure.length) {
       // Edited in the index and again in the work tree: only a comparison says whether the

@@ -8,7 +8,7 @@ import { spawnSync } from 'node:child_process';
 import { mkdirSync, readdirSync, rmSync, symlinkSync, utimesSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { assertBuilt, cleanup, cliGuarded as run, commitAll, git, makeRepo, write, type RunResult } from '../helpers/repo.js';
+import { assertBuilt, cleanup, cliGuarded as run, commitAll, git, makeRepo, tempDir, write, type RunResult } from '../helpers/repo.js';
 import { runCliFresh } from '../helpers/in-process.js';
 import { checkpointDoc } from '../helpers/fixtures.js';
 
@@ -150,5 +150,59 @@ describe.each([
     expect(resume.code, resume.stdout + resume.stderr).toBe(healthy.code);
     expect(resume.stdout).toBe(healthy.stdout);
     expect(resume.stderr).toContain(`${rel} is a FIFO, not a plain file; refused`);
+  });
+});
+
+// git status and check-ignore also read rule files outside the repository: the one
+// core.excludesFile and core.attributesFile name (in the repository's config or the user's),
+// else git's defaults under XDG_CONFIG_HOME. A FIFO there hung doctor, and so the pre-push hook,
+// as one in the repository did; refused in the same words, naming the setting.
+describe('a FIFO where git reads its rules outside the repository, with generated files listed', () => {
+  /** repo() with src/orders.ts listed and touched since it was staged, so that git status is asked. */
+  function watched(): string {
+    const dir = repo();
+    write(dir, '.checkpoints/api.checkpoint.json', `${JSON.stringify(checkpointDoc({ skill: 'api', updated_at: '2026-11-03T10:00:00Z', context_primer: { key_decisions: ['orders in 8.0 units'], generated_files: ['src/orders.ts (PR 12)', 'build/'] } }), null, 2)}\n`);
+    commitAll(dir, 'checkpoint: api', '2026-11-03T10:01:00Z');
+    utimesSync(join(dir, 'src/orders.ts'), new Date('2026-11-04T10:00:00Z'), new Date('2026-11-04T10:00:00Z'));
+    return dir;
+  }
+  const home = () => {
+    const d = tempDir('cp-home-');
+    mkdirSync(join(d, '.config/git'), { recursive: true });
+    return d;
+  };
+  it.each([
+    ['core.excludesFile in the repository config', 'excludesFile', (dir: string, h: string) => git(dir, ['config', 'core.excludesFile', join(h, 'ignore')]), 'ignore'],
+    ['core.attributesFile in the repository config', 'attributesFile', (dir: string, h: string) => git(dir, ['config', 'core.attributesFile', join(h, 'attrs')]), 'attrs'],
+    ['core.excludesFile = ~/… in ~/.gitconfig', 'excludesFile', (_dir: string, h: string) => write(h, '.gitconfig', '[core]\n\texcludesFile = ~/ignore\n'), 'ignore'],
+    ['the default global ignore file', 'excludesFile', () => {}, '.config/git/ignore'],
+    ['the default global attributes file', 'attributesFile', () => {}, '.config/git/attributes'],
+  ])('%s: doctor refuses in one line with exit 2, naming the file and the setting', { timeout: 300_000 }, (_what, setting, configure, rel) => {
+    const dir = watched();
+    const h = home();
+    configure(dir, h);
+    const env = { HOME: h, XDG_CONFIG_HOME: join(h, '.config'), GIT_CONFIG_GLOBAL: undefined };
+    expect(run(dir, ['doctor', '--engine', 'native'], { env }).code).toBe(0);
+    plantFifo(join(h, rel));
+    const doctor = run(dir, ['doctor', '--engine', 'native'], { env });
+    expect(doctor.signal, doctor.stderr).toBeNull();
+    expect(doctor.code, doctor.stdout + doctor.stderr).toBe(2);
+    expect(doctor.stdout).toBe('');
+    expect(doctor.stderr).toBe(`checkpoint: ${join(h, rel)} (core.${setting}) is a FIFO, not a plain file; refused; hint: replace it with a regular file (or remove it)\n`);
+  });
+
+  it('a FIFO rule file deep in a listed folder, which git never needs: doctor answers as before', { timeout: 300_000 }, () => {
+    const dir = watched();
+    write(dir, 'build/out/deep/app.js', 'x\n');
+    write(dir, 'src/orders.ts', 'export const orders = 9.0;\n');
+    const healthy = run(dir, ['doctor', '--engine', 'native']);
+    expect(healthy.stdout).toMatch(/src\/orders\.ts has uncommitted edits/);
+    plantFifo(join(dir, 'build/out/.gitignore'));
+    plantFifo(join(dir, 'build/out/deep/.gitattributes'));
+    const doctor = run(dir, ['doctor', '--engine', 'native']);
+    expect(doctor.signal, doctor.stderr).toBeNull();
+    expect(doctor.stderr).toBe(healthy.stderr);
+    expect(doctor.code).toBe(healthy.code);
+    expect(doctor.stdout).toBe(healthy.stdout);
   });
 });

@@ -557,10 +557,11 @@ describe('where git looks for config: configPlaces against git itself (Linux), a
       system: ['C:\\ProgramData\\Git\\config', 'C:\\Program Files\\Git\\etc\\gitconfig'],
       global: ['H:\\ana\\.config\\git\\config', 'H:\\ana\\.gitconfig'],
       globalAttributes: 'H:\\ana\\.config\\git\\attributes',
+      globalIgnore: 'H:\\ana\\.config\\git\\ignore',
       systemAttributes: 'C:\\Program Files\\Git\\etc\\gitattributes',
     });
     const noDrive = configPlaces({ env: { USERPROFILE: 'C:\\Users\\ana' }, platform: 'win32', homedir: 'X:\\', gitInstall: null });
-    expect(noDrive).toEqual({ system: [], global: ['C:\\Users\\ana\\.config\\git\\config', 'C:\\Users\\ana\\.gitconfig'], globalAttributes: 'C:\\Users\\ana\\.config\\git\\attributes', systemAttributes: null });
+    expect(noDrive).toEqual({ system: [], global: ['C:\\Users\\ana\\.config\\git\\config', 'C:\\Users\\ana\\.gitconfig'], globalAttributes: 'C:\\Users\\ana\\.config\\git\\attributes', globalIgnore: 'C:\\Users\\ana\\.config\\git\\ignore', systemAttributes: null });
     const set = configPlaces({ env: { ...base, HOME: 'D:\\home', GIT_CONFIG_SYSTEM: 'D:\\sys.cfg', GIT_CONFIG_GLOBAL: 'D:\\g.cfg', XDG_CONFIG_HOME: 'D:\\xdg' }, platform: 'win32', homedir: 'X:\\', gitInstall: install });
     expect(set.system).toEqual(['C:\\ProgramData\\Git\\config', 'D:\\sys.cfg']);
     expect(set.global).toEqual(['D:\\g.cfg']);

@@ -258,8 +258,8 @@ export function cli(cwd: string, args: string[], opts: { env?: NodeJS.ProcessEnv
 }
 
 /** The built binary as a process that may hang (a FIFO planted in the repo): the guard ends it with `signal` set, failing the test, never the suite. */
-export function cliGuarded(cwd: string, args: string[]): RunResult & { signal: NodeJS.Signals | null } {
-  const r = spawnSync(process.execPath, [BIN, ...args], { cwd, env: GIT_ENV, encoding: 'utf8', timeout: HANG_GUARD_MS });
+export function cliGuarded(cwd: string, args: string[], opts: { env?: NodeJS.ProcessEnv } = {}): RunResult & { signal: NodeJS.Signals | null } {
+  const r = spawnSync(process.execPath, [BIN, ...args], { cwd, env: { ...GIT_ENV, ...opts.env }, encoding: 'utf8', timeout: HANG_GUARD_MS });
   return { code: r.status ?? -1, signal: r.signal, stdout: r.stdout ?? '', stderr: r.stderr ?? '' };
 }
 
