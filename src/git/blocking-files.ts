@@ -1,19 +1,23 @@
 // git opens the files of its own directory without asking what they are: a FIFO planted where a
 // pack index, the index or the config should be makes every git process wait forever (and with
-// it doctor in a pre-push hook). git never writes one, so before the native engine's first
-// process the files git reads for our questions are checked to be no FIFO, socket or device.
+// it doctor in a pre-push hook); so would the embedded engine's reads (isomorphic-git's of a ref
+// or the config, ours of the shallow file), and a link to /dev/zero never ends. git never writes
+// one, so before either engine reads history the files read for our questions are checked to be
+// no FIFO, socket or device.
 // One directory listing and a few lstats: cheap next to one git process.
 import { lstatSync, readdirSync, statSync, type Stats } from 'node:fs';
 import { isAbsolute, join, relative } from 'node:path';
 import { CheckpointError } from '../errors.js';
 import { shownPath } from '../one-line.js';
 import { outsideRuleFiles } from './config-places.js';
+import { headRefFile } from './head-files.js';
 import type { GitDirs } from './locate.js';
 
 /** What git reads of the shared git dir, besides the pack folder. */
 const COMMON_FILES = ['config', 'packed-refs', 'shallow', 'info/grafts', 'objects/info/alternates', 'objects/info/commit-graph', 'objects/info/multi-pack-index'];
-/** What git reads of a work tree's own git dir for history questions; the index only git runs
- * that read it check (index-guard.ts), so log answers beside a FIFO there. */
+/** What git reads of a work tree's own git dir for history questions (and the loose file of the
+ * branch HEAD names); the index only git runs that read it check (index-guard.ts), so log answers
+ * beside a FIFO there. */
 const OWN_FILES = ['HEAD'];
 
 /** A kind of file a read can block on or never end; null for a file, folder or nothing. */
@@ -47,6 +51,8 @@ function ownKindAt(path: string): string | null {
 /** Throws when a file git would open for a history question could block it. */
 export function assertNoBlockingFiles(root: string, dirs: GitDirs): void {
   const paths = [...COMMON_FILES.map((f) => join(dirs.commonDir, f)), ...OWN_FILES.map((f) => join(dirs.gitdir, f))];
+  const branch = headRefFile(dirs);
+  if (branch) paths.push(branch);
   for (const folder of [join(dirs.commonDir, 'objects/pack'), join(dirs.commonDir, 'objects/info/commit-graphs')]) {
     let names: string[];
     try {

@@ -67,6 +67,16 @@ export function readHeadFiles(root: string): HeadFiles | null {
   }
 }
 
+/** The loose file of the branch HEAD names (it may not exist); null when HEAD is detached, unreadable or names no plain ref. */
+export function headRefFile(dirs: GitDirs): string | null {
+  try {
+    const ref = readHeadTarget(dirs.gitdir)?.ref;
+    return ref && /^refs\/\S+$/.test(ref) && !ref.includes('..') ? join(refHome(dirs, ref), ref) : null;
+  } catch {
+    return null;
+  }
+}
+
 /** The git dir holding a ref's loose file and log: per-worktree refs (refs/bisect, refs/worktree) live in the worktree's own. */
 function refHome({ gitdir, commonDir }: GitDirs, ref: string): string {
   return /^refs\/(bisect|worktree|rewritten)\//.test(ref) ? gitdir : commonDir;

@@ -39,6 +39,8 @@ export async function createHistory({ dir, engine = 'auto' }: CreateHistoryOptio
     // A broken .git file: git's own error says what is wrong with it.
   }
   if (dirs) refuseSha256(dirs);
+  // Either engine would wait forever on a FIFO where it reads (a ref, the config, a pack).
+  if (dirs) assertNoBlockingFiles(root, dirs);
   const hasGit = await gitOnPath();
   const chosen = engine === 'auto' ? (hasGit ? 'native' : 'isomorphic') : engine;
   // Imported only when chosen: the embedded engine's module loads node:crypto and node:zlib.
@@ -46,7 +48,6 @@ export async function createHistory({ dir, engine = 'auto' }: CreateHistoryOptio
   if (!hasGit) {
     throw new CheckpointError('E_GIT', 'git executable not found on PATH', { hint: 'install git, or use the isomorphic engine' });
   }
-  if (dirs) assertNoBlockingFiles(root, dirs);
   return new NativeHistory(root);
 }
 

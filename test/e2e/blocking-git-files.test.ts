@@ -206,3 +206,28 @@ describe('a FIFO where git reads its rules outside the repository, with generate
     expect(doctor.stdout).toBe(healthy.stdout);
   });
 });
+
+// The branch HEAD names is read from its loose file first (git and isomorphic-git alike), and the
+// embedded engine reads the shallow file and the config too: a FIFO there hung both engines, a
+// link to /dev/zero read until memory ran out. Both refuse before reading, in the same line.
+describe.each([
+  ['the branch HEAD names', (dir: string) => join(dir, '.git', git(dir, ['symbolic-ref', 'HEAD']).trim()), /^checkpoint: \.git\/refs\/heads\/\S+ is a (FIFO|device), not a file: git would wait on it forever; refused/],
+  ['.git/shallow', (dir: string) => join(dir, '.git/shallow'), /^checkpoint: \.git\/shallow is a (FIFO|device), not a file/],
+  ['.git/config', (dir: string) => join(dir, '.git/config'), /^checkpoint: \.git\/config is a (FIFO|device), not a file/],
+])('%s planted', (_what, where, reason) => {
+  it.each([
+    ['a FIFO', (path: string) => plantFifo(path)],
+    ['a link to /dev/zero', (path: string) => { rmSync(path, { force: true }); symlinkSync('/dev/zero', path); }],
+  ])('%s: both engines refuse in one line with exit 2', { timeout: 300_000 }, (_kind, plant) => {
+    const dir = repo();
+    plant(where(dir));
+    const [native, isomorphic] = (['native', 'isomorphic'] as const).map((engine) => run(dir, ['doctor', '--engine', engine]));
+    for (const r of [native!, isomorphic!]) {
+      expect(r.signal, r.stderr).toBeNull();
+      expect(r.code, r.stdout + r.stderr).toBe(2);
+      expect(r.stderr).toMatch(reason);
+      expect(r.stderr).not.toMatch(/internal error|\n\s+at /);
+    }
+    expect(isomorphic!.stderr).toBe(native!.stderr);
+  });
+});
