@@ -27,7 +27,7 @@ import { matchGlob, type OddMatch } from './match-files.js';
 import { gainedFiles } from './gained.js';
 import { removes } from '../git/renames.js';
 import { isOutside, NOTHING_OUTSIDE, type OutsideCheckout } from '../git/skip-worktree.js';
-import { resolveGitDirsSync } from '../git/locate.js';
+import { resolveGitDirsSync, type GitDirs } from '../git/locate.js';
 import type { CommitInfo, GitHistory } from '../git/types.js';
 import { NEVER_SAME, type SameAsSaved } from './net-change.js';
 import { editsInPlace, NOTHING_COSMETIC, type Cosmetic } from './cosmetic.js';
@@ -596,13 +596,13 @@ export async function ignoredListed(history: GitHistory, rels: readonly string[]
   // in-process (as the embedded engine reads them) ignore, so a plainly missing file costs no git process.
   if (opts.prefilter !== undefined) {
     const { ignoredIn } = await import('../git/ignore-rules.js');
-    let dirs: { commonDir: string } | null = null;
+    let dirs: GitDirs | null = null;
     try {
       dirs = resolveGitDirsSync(opts.prefilter);
     } catch {
       return new Set();
     }
-    const maybe = ignoredIn(opts.prefilter, dirs.commonDir, [...asked.keys()]);
+    const maybe = ignoredIn(opts.prefilter, dirs, [...asked.keys()]);
     asked = new Map([...asked].filter(([path]) => maybe.has(path)));
     if (!asked.size) return new Set();
   }

@@ -6,10 +6,10 @@
 // as a regular file of bounded size: a clone may hold it as a link to /dev/zero (git does not
 // follow a linked .gitignore either).
 import { lstatSync, readFileSync, statSync } from 'node:fs';
-import { homedir } from 'node:os';
 import { join, posix } from 'node:path';
 import ignoreModule from 'ignore';
-import { configValue } from './config-file.js';
+import { outsideRuleFiles } from './config-places.js';
+import type { GitDirs } from './locate.js';
 
 // A CommonJS module whose export is the function and its `default` too: typed as the latter.
 const ignore = ignoreModule.default;
@@ -27,23 +27,11 @@ function rulesText(file: string, follow: boolean): string {
   }
 }
 
-/** The excludes file in effect: core.excludesFile from the repository's config over the global ones, else git's default. */
-function excludesFile(commonDir: string, env: NodeJS.ProcessEnv): string {
-  const home = env.HOME ?? homedir();
-  const xdg = env.XDG_CONFIG_HOME || join(home, '.config');
-  const globals = env.GIT_CONFIG_GLOBAL !== undefined ? [env.GIT_CONFIG_GLOBAL] : [join(xdg, 'git', 'config'), join(home, '.gitconfig')];
-  let named: string | null = null;
-  for (const file of [...globals, join(commonDir, 'config')]) {
-    const value = file ? configValue(rulesText(file, true), 'core', null, 'excludesfile') : null;
-    if (value) named = value;
-  }
-  if (named === null) return join(xdg, 'git', 'ignore');
-  return named.startsWith('~/') ? join(home, named.slice(2)) : named;
-}
-
 /** Of `paths` (repo-relative, `/`-separated, untracked), those git ignores in the work tree at `root`. */
-export function ignoredIn(root: string, commonDir: string, paths: readonly string[], env: NodeJS.ProcessEnv = process.env): Set<string> {
-  const top = `${rulesText(excludesFile(commonDir, env), true)}\n${rulesText(join(commonDir, 'info', 'exclude'), true)}`;
+export function ignoredIn(root: string, dirs: GitDirs, paths: readonly string[]): Set<string> {
+  // The excludes file git reads (core.excludesFile, else its XDG default), as the native guard finds it.
+  const excludes = outsideRuleFiles(root, dirs.gitdir, dirs.commonDir).excludes;
+  const top = `${excludes ? rulesText(excludes, true) : ''}\n${rulesText(join(dirs.commonDir, 'info', 'exclude'), true)}`;
   const texts = new Map<string, string>();
   const gitignore = (folder: string) => {
     let text = texts.get(folder);

@@ -469,7 +469,7 @@ export class IsoHistory implements GitHistory {
     if (paths.length === 0) return new Set();
     // Loaded only now: no run that lists no untracked file reads a rule.
     const { ignoredIn } = await import('./ignore-rules.js');
-    const ignored = ignoredIn(this.dir, this.dirs.commonDir, paths.map(repoRelativePath));
+    const ignored = ignoredIn(this.dir, this.dirs, paths.map(repoRelativePath));
     return new Set(paths.filter((p) => ignored.has(repoRelativePath(p))));
   }
 

@@ -260,6 +260,21 @@ describe('untracked and ignored files in generated_files (r11 #4)', () => {
       ]);
     }
   });
+
+  it('a relative core.excludesFile is read from the work tree\'s top by both engines, as git run there reads it, wherever checkpoint runs', async () => {
+    const dir = published('api', handKept(['src/a.ts']), SOURCES);
+    write(dir, '.git/rel-excludes', '*.gen.ts\n');
+    git(dir, ['config', 'core.excludesFile', '.git/rel-excludes']);
+    write(dir, 'src/api.gen.ts', 'x\n');
+    listFiles(dir, ['src/api.gen.ts'], { updated_at: new Date(Date.now() + 3_600_000).toISOString() });
+    expect(git(dir, ['check-ignore', 'src/api.gen.ts']).trim()).toBe('src/api.gen.ts');
+    // Run from a subfolder: the path is not taken from where checkpoint runs.
+    for (const engine of ENGINES) {
+      const r = await runCli(join(dir, 'src'), ['doctor', '--json', '--engine', engine]);
+      const found = (JSON.parse(r.stdout).findings as F[]).filter((f) => f.path.startsWith('context_primer.generated_files'));
+      expect(found.map((f) => f.message), engine).toEqual(['src/api.gen.ts is ignored by git (a build output?); not checked']);
+    }
+  });
 });
 
 describe('hostile ignore files', () => {
