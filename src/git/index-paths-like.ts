@@ -8,8 +8,8 @@
 import { closeSync, readSync } from 'node:fs';
 import { join } from 'node:path';
 import { openPlainGitFile } from './git-file.js';
+import { IndexEntries } from './index-entries.js';
 import { readIndex } from './index-status.js';
-import { readVarint } from './index-varint.js';
 import { resolveGitDirsSync } from './locate.js';
 import { usesSha256 } from './object-format.js';
 import { mayBeSplit, splitLink } from './unmerged.js';
@@ -112,45 +112,13 @@ function mayHold(path: string, part: Buffer): boolean {
 
 /** Adds to `found` the names in one index file ending with `tail`; the shared index it links to; null when its entries do not fit its bytes. */
 function pathsEnding(buf: Buffer | null, tail: Buffer, oidBytes: number, found: Set<string>): { link: string | null } | null {
-  if (buf === null || buf.length < 12 + oidBytes || buf.toString('latin1', 0, 4) !== 'DIRC') return null;
-  const version = buf.readUInt32BE(4);
-  if (version < 2 || version > 4) return null;
-  const count = buf.readUInt32BE(8);
-  const end = buf.length - oidBytes; // the trailing checksum
-  const flagsAt = 40 + oidBytes; // stat data (40 bytes), then the object id
-  // Version 4: the previous name less `strip` bytes, then a NUL-ended suffix, rebuilt here.
-  let name = version === 4 ? Buffer.allocUnsafe(4096) : buf;
-  let length = 0;
-  let at = 12;
-  for (let i = 0; i < count; i++) {
-    if (at + flagsAt + 2 > end) return null;
-    const flags = (buf[at + flagsAt]! << 8) | buf[at + flagsAt + 1]!;
-    const nameAt = at + flagsAt + (version >= 3 && flags & 0x4000 ? 4 : 2);
-    let start: number;
-    if (version === 4) {
-      // Most prefixes are under 128 bytes: one byte, read here (readVarint for the rest).
-      const strip = buf[nameAt]! < 0x80 ? { value: buf[nameAt]!, next: nameAt + 1 } : readVarint(buf, nameAt, Math.min(end, nameAt + 5));
-      if (strip === null || strip.value > length) return null;
-      // Copied byte by byte: a suffix is a few bytes, shorter than a call into Buffer's natives.
-      let nul = strip.next;
-      length -= strip.value;
-      for (; nul < end && buf[nul] !== 0; nul++) {
-        if (length === name.length) name = Buffer.concat([name, Buffer.allocUnsafe(name.length)]);
-        name[length++] = buf[nul]!;
-      }
-      if (nul >= end) return null;
-      start = 0;
-      at = nul + 1;
-    } else {
-      length = flags & 0xfff;
-      if (length === 0xfff) length = buf.indexOf(0, nameAt) - nameAt;
-      if (length < 0 || nameAt + length >= end) return null;
-      start = nameAt;
-      at += (nameAt - at + length + 8) & ~7; // padded with NULs to a multiple of 8 bytes
-    }
-    if (endsWith(name, start + length, length, tail)) found.add(name.toString('utf8', start, start + length));
+  const entries = buf && IndexEntries.of(buf, oidBytes);
+  if (!entries) return null;
+  while (entries.step()) {
+    if (endsWith(entries.name, entries.nameStart + entries.nameLength, entries.nameLength, tail)) found.add(entries.path());
   }
-  const link = splitLink(buf, at, end, oidBytes);
+  if (entries.broken) return null;
+  const link = splitLink(buf!, entries.next, entries.end, oidBytes);
   return link === undefined ? null : { link: link?.base ?? null };
 }
 

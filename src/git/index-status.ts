@@ -8,12 +8,13 @@
 // the file is hashed as git hashes it, only when no conversion applies (no filter, ident, encoding
 // or line-ending rule). Anything this reader does not judge the same way git does (a conversion, a
 // changed mode or type, assume-unchanged or skip-worktree flags, conflicts, a split or sparse
-// index, index v4, a nested repository, a symlink on the way, an odd config) answers null: the
-// caller asks git.
+// index, a nested repository, a symlink on the way, an odd config) answers null: the caller asks
+// git.
 import { closeSync, lstatSync, readlinkSync, readSync, type BigIntStats } from 'node:fs';
 import { isAbsolute, join } from 'node:path';
 import { openPlainGitFile, readGitFile } from './git-file.js';
 import { currentConfigPlaces } from './config-places.js';
+import { IndexEntries } from './index-entries.js';
 import { usesSha256 } from './object-format.js';
 import { attributeFilesAbove, eolAttributes, readEolConfig, type EolConfig } from './eol-attributes.js';
 import { cleanRule } from './eol-convert.js';
@@ -54,11 +55,9 @@ export function uncommittedFromIndex(input: IndexStatusInput): { tree: string; c
   const index = readIndex(join(input.gitdir, 'index'));
   if (!index) return null;
   const { buf, mtimeSec } = index;
-  if (buf.length < 32 || buf.toString('latin1', 0, 4) !== 'DIRC') return null;
-  const version = buf.readUInt32BE(4);
-  if (version !== 2 && version !== 3) return null;
-  const count = buf.readUInt32BE(8);
   const oidBytes = usesSha256(input.commonDir) ? 32 : 20;
+  const entries = IndexEntries.of(buf, oidBytes);
+  if (!entries) return null;
   // The attribute files above each path too: one missing from the work tree applies as staged.
   const lookups = [...new Set([...paths, ...paths.flatMap(attributeFilesAbove)])];
   // git folds ASCII case byte by byte (core.ignorecase, however it was set): a twin is git's call.
@@ -74,30 +73,22 @@ export function uncommittedFromIndex(input: IndexStatusInput): { tree: string; c
     else byLength.set(bytes.length, [{ path, bytes, folded }]);
   }
   const found = new Map<string, Entry>();
-  const end = buf.length - oidBytes; // the trailing checksum
-  let at = 12;
-  for (let i = 0; i < count; i++) {
-    // 40 bytes of stat data, the oid, 16 bits of flags (and 16 more when extended), the name.
-    const flagsAt = at + 40 + oidBytes;
-    if (flagsAt + 2 > end) return null;
-    const flags = buf.readUInt16BE(flagsAt);
-    const extended = version === 3 && flags & 0x4000 ? buf.readUInt16BE(flagsAt + 2) : 0;
-    const nameAt = flagsAt + (version === 3 && flags & 0x4000 ? 4 : 2);
-    let nameLength = flags & 0xfff;
-    if (nameLength === 0xfff) nameLength = buf.indexOf(0, nameAt) - nameAt;
-    if (nameLength < 0 || nameAt + nameLength >= end) return null;
+  while (entries.step()) {
+    const nameLength = entries.nameLength;
     const sameLength = byLength.get(nameLength);
     if (sameLength) {
       // Byte loops written out here, from the end (where paths differ): a helper or node's
       // Buffer.compare, called for each entry, gets hot enough for V8 to optimize it, a cost
       // larger than the loop.
+      const name = entries.name;
+      const nameAt = entries.nameStart;
       let mine: (typeof sameLength)[number] | undefined;
       let twin = false;
       for (const w of sameLength) {
         let exact = true;
         let folds = true;
         for (let j = nameLength - 1; j >= 0 && folds; j--) {
-          const c = buf[nameAt + j]!;
+          const c = name[nameAt + j]!;
           if (c === w.bytes[j]) continue;
           exact = false;
           folds = (c >= 0x41 && c <= 0x5a ? c | 0x20 : c) === w.folded[j];
@@ -111,11 +102,13 @@ export function uncommittedFromIndex(input: IndexStatusInput): { tree: string; c
       if (mine) {
         // A second entry (a conflict's stage): git's to judge, known before reading on.
         if (found.has(mine.path)) return null;
-        found.set(mine.path, { at, flags, extended });
+        found.set(mine.path, { at: entries.at, flags: entries.flags, extended: entries.extended });
       } else if (twin) return null;
     }
-    at += (nameAt - at + nameLength + 8) & ~7;
   }
+  if (entries.broken) return null;
+  const at = entries.next;
+  const end = entries.end;
   const tree = cachedTree(buf, at, end, oidBytes);
   if (tree === null) return null;
 
@@ -379,7 +372,7 @@ export interface IndexEntry {
 }
 
 /**
- * The index's entries for `paths` (index v2 or v3, whole: no split or sparse index); null when
+ * The index's entries for `paths` (index v2 to v4, whole: no split or sparse index); null when
  * the index cannot be read so. Decoded per entry: only for the few paths whose bytes differ.
  */
 export function indexEntries(gitdir: string, paths: readonly string[]): Map<string, IndexEntry> | null {
@@ -402,35 +395,26 @@ function entriesAndTree(gitdir: string, paths: readonly string[]): { found: Map<
   const index = readIndex(join(gitdir, 'index'));
   if (!index) return null;
   const { buf, mtimeSec } = index;
-  if (buf.length < 32 || buf.toString('latin1', 0, 4) !== 'DIRC') return null;
-  const version = buf.readUInt32BE(4);
-  if (version !== 2 && version !== 3) return null;
+  const entries = IndexEntries.of(buf);
+  if (!entries) return null;
   const wanted = new Set(paths);
   const found = new Map<string, IndexEntry>();
-  const count = buf.readUInt32BE(8);
-  const end = buf.length - 20;
-  let at = 12;
-  for (let i = 0; i < count; i++) {
-    if (at + 62 > end) return null;
-    const flags = buf.readUInt16BE(at + 60);
-    const extended = version === 3 && flags & 0x4000 ? buf.readUInt16BE(at + 62) : 0;
-    const nameAt = at + (version === 3 && flags & 0x4000 ? 64 : 62);
-    let nameLength = flags & 0xfff;
-    if (nameLength === 0xfff) nameLength = buf.indexOf(0, nameAt) - nameAt;
-    if (nameLength < 0 || nameAt + nameLength >= end) return null;
-    const name = buf.toString('utf8', nameAt, nameAt + nameLength);
+  while (entries.step()) {
+    const name = entries.path();
     if (wanted.has(name)) {
-      const entryAt = at;
+      const { at: entryAt, flags, extended } = entries;
       const flagged = found.has(name) || (flags & 0xb000) !== 0 || (extended & 0x6000) !== 0;
       found.set(name, {
-        oid: buf.toString('hex', at + 40, at + 60),
-        size: buf.readUInt32BE(at + 36),
+        oid: entries.oid(),
+        size: buf.readUInt32BE(entryAt + 36),
         flagged,
         settles: (st) => !flagged && statMatches(buf, entryAt, st, mtimeSec),
       });
     }
-    at += (nameAt - at + nameLength + 8) & ~7;
   }
+  if (entries.broken) return null;
+  const at = entries.next;
+  const end = entries.end;
   // A lowercase extension (a split or sparse index) holds entries this reader does not follow.
   let ext = at;
   for (; ext + 8 <= end; ext += 8 + buf.readUInt32BE(ext + 4)) {

@@ -6,15 +6,11 @@
 // every answer as it would be without a sparse checkout. Its submodules' gitlinks are read with
 // them: a submodule never initialised (a clone without --recurse-submodules) leaves its folder empty.
 import { join } from 'node:path';
+import { ASSUME_UNCHANGED, IndexEntries, SKIP_WORKTREE } from './index-entries.js';
 import { readIndex } from './index-status.js';
-import { readVarint } from './index-varint.js';
 import { splitLink } from './unmerged.js';
 import { resolveGitDirsSync } from './locate.js';
 
-const EXTENDED = 0x4000;
-const SKIP_WORKTREE = 0x4000;
-/** CE_VALID: `git update-index --assume-unchanged`; git status takes the file as unchanged. */
-const ASSUME_UNCHANGED = 0x8000;
 /** An index entry's object type bits for a submodule's commit (a gitlink). */
 const GITLINK = 0o160000;
 
@@ -120,59 +116,30 @@ export function indexNamesAndGitlinks(root: string, names: readonly string[]): {
  * links to; null when its entries and extensions do not fit its bytes (index-damage.ts).
  */
 export function entriesOutside(buf: Buffer | null, wanted?: ReadonlySet<string>): (OutsideCheckout & { gitlinks: string[]; link: string | null; held: Map<string, string>; assumed: Set<string> }) | null {
-  if (buf === null || buf.length < 32 || buf.toString('latin1', 0, 4) !== 'DIRC') return null;
-  const version = buf.readUInt32BE(4);
-  if (version < 2 || version > 4) return null;
+  const entries = buf && IndexEntries.of(buf);
+  if (!entries) return null;
   const files = new Set<string>();
   const folders: string[] = [];
   const held = new Map<string, string>();
   const assumed = new Set<string>();
   const gitlinks: string[] = [];
-  const count = buf.readUInt32BE(8);
-  const end = buf.length - 20; // the trailing checksum
-  let at = 12;
-  let previous: Buffer = Buffer.alloc(0);
-  for (let i = 0; i < count; i++) {
-    if (at + 62 > end) return null;
-    const start = at;
-    const flags = buf.readUInt16BE(at + 60);
-    // skip-worktree lives in v3's extended flags
-    const hasExtended = version >= 3 && (flags & EXTENDED) !== 0;
-    const extended = hasExtended ? buf.readUInt16BE(at + 62) : 0;
-    const nameAt = at + (hasExtended ? 64 : 62);
-    let name: Buffer;
-    if (version === 4) {
-      // The previous name less `strip` bytes, then a NUL-ended suffix; no padding.
-      const strip = readVarint(buf, nameAt, end);
-      if (strip === null || strip.value > previous.length) return null;
-      const nul = buf.indexOf(0, strip.next);
-      if (nul < 0 || nul >= end) return null;
-      name = Buffer.concat([previous.subarray(0, previous.length - strip.value), buf.subarray(strip.next, nul)]);
-      at = nul + 1;
-    } else {
-      let length = flags & 0xfff;
-      if (length === 0xfff) length = buf.indexOf(0, nameAt) - nameAt;
-      if (length < 0 || nameAt + length >= end) return null;
-      name = buf.subarray(nameAt, nameAt + length);
-      // Entries are padded with NULs to a multiple of 8 bytes.
-      at += (nameAt - at + length + 8) & ~7;
-    }
-    previous = name;
+  while (entries.step()) {
     if (wanted?.size) {
-      const entry = name.toString('utf8');
-      if (wanted.has(entry)) held.set(entry, held.has(entry) ? '' : buf.toString('hex', start + 40, start + 60));
+      const entry = entries.path();
+      if (wanted.has(entry)) held.set(entry, held.has(entry) ? '' : entries.oid());
     }
-    if (flags & ASSUME_UNCHANGED) assumed.add(name.toString('utf8'));
-    // A submodule: mode 160000 (after ctime, mtime, dev and ino), once however many stages it has.
-    if ((buf.readUInt32BE(start + 24) & 0o170000) === GITLINK && gitlinks.at(-1) !== name.toString('utf8')) gitlinks.push(name.toString('utf8'));
-    if (!(extended & SKIP_WORKTREE)) continue;
-    const text = name.toString('utf8');
+    if (entries.flags & ASSUME_UNCHANGED) assumed.add(entries.path());
+    // A submodule: mode 160000, once however many stages it has.
+    if ((entries.mode & 0o170000) === GITLINK && gitlinks.at(-1) !== entries.path()) gitlinks.push(entries.path());
+    if (!(entries.extended & SKIP_WORKTREE)) continue;
+    const text = entries.path();
     // A sparse index folds a whole folder outside the sparse set into one entry ending in `/`.
     if (text.endsWith('/')) folders.push(text);
     else if (text) files.add(text);
   }
+  if (entries.broken) return null;
   // The shared index a split index links to (sha-1 ids, as this reader reads entries).
-  const link = splitLink(buf, at, end, 20);
+  const link = splitLink(buf!, entries.next, entries.end, 20);
   return link === undefined ? null : { files, folders, gitlinks, link: link?.base ?? null, held, assumed };
 }
 

@@ -14,7 +14,7 @@ import { closeSync, readdirSync, readSync } from 'node:fs';
 import { join } from 'node:path';
 import { openPlainGitFile, readGitFile } from './git-file.js';
 import { usesSha256 } from './object-format.js';
-import { readVarint } from './index-varint.js';
+import { IndexEntries, SKIP_WORKTREE } from './index-entries.js';
 
 /** A mask of the stages git holds for a path: bit 1 base (:1), bit 2 ours (:2), bit 3 theirs (:3). */
 export type StageMask = number;
@@ -85,69 +85,33 @@ class IndexReader {
     return end <= this.have;
   }
 
-  /** The offset of the first NUL at or after `from`, reading on as needed; -1 when there is none before `limit`. */
-  nulFrom(from: number, limit: number): number {
-    for (let searched = from; ; ) {
-      const at = this.buf.indexOf(0, searched);
-      if (at >= 0 && at < this.have) return at < limit ? at : -1;
-      searched = this.have;
-      if (this.have >= limit || !this.ensure(Math.min(limit, this.have + FIRST_CHUNK))) return -1;
-    }
+  /** How many bytes from the start are read. */
+  get available(): number {
+    return this.have;
   }
 }
 
 /**
- * Walks the entries of an index file (versions 2 to 4) in order, handing each to `visit` with its
- * position, until `visit` returns false. Returns the offset just past the last entry walked (the
- * extensions, once all are walked), or null when the entries do not fit the file.
+ * Walks the entries of an index file (versions 2 to 4) in order, reading on only as far as they
+ * go, handing each to `visit` with its position, until `visit` returns false. Returns the offset
+ * just past the last entry walked (the extensions, once all are walked), or null when the entries
+ * do not fit the file.
  */
 function walkEntries(file: IndexReader, oidBytes: number, visit: (entry: Entry, position: number) => boolean): { at: number; count: number; done: boolean } | null {
   if (!file.ensure(12)) return null;
-  let buf = file.bytes;
-  if (buf.toString('latin1', 0, 4) !== 'DIRC') return null;
-  const version = buf.readUInt32BE(4);
-  if (version < 2 || version > 4) return null;
-  const count = buf.readUInt32BE(8);
-  const end = file.size - oidBytes; // the trailing checksum
-  const flagsAt = 40 + oidBytes; // stat data (40 bytes), then the object id
-  let at = 12;
-  let previous: Buffer = Buffer.alloc(0);
-  for (let i = 0; i < count; i++) {
-    if (!file.ensure(Math.min(end, at + flagsAt + 4)) || at + flagsAt + 2 > end) return null;
-    buf = file.bytes;
-    const flags = buf.readUInt16BE(at + flagsAt);
-    const extended = version >= 3 && (flags & 0x4000) !== 0;
-    // skip-worktree is bit 0x4000 of the extended flags (read above with the flags).
-    const skip = extended && (buf.readUInt16BE(at + flagsAt + 2) & 0x4000) !== 0;
-    const nameAt = at + flagsAt + (extended ? 4 : 2);
-    let name: Buffer;
-    if (version === 4) {
-      // The previous name less `strip` bytes, then a NUL-ended suffix; no padding.
-      if (!file.ensure(Math.min(end, nameAt + 5))) return null;
-      const strip = readVarint(file.bytes, nameAt, Math.min(end, nameAt + 5));
-      if (strip === null || strip.value > previous.length) return null;
-      const nul = file.nulFrom(strip.next, end);
-      if (nul < 0) return null;
-      buf = file.bytes;
-      name = Buffer.concat([previous.subarray(0, previous.length - strip.value), buf.subarray(strip.next, nul)]);
-      at = nul + 1;
-    } else {
-      let length = flags & 0xfff;
-      if (length === 0xfff) {
-        const nul = file.nulFrom(nameAt, end);
-        if (nul < 0) return null;
-        length = nul - nameAt;
-      }
-      const next = at + ((nameAt - at + length + 8) & ~7); // padded with NULs to a multiple of 8
-      if (nameAt + length >= end || !file.ensure(Math.min(end, next))) return null;
-      // A view, not a copy: a later read grows into a new buffer and leaves this one as it is.
-      name = file.bytes.subarray(nameAt, nameAt + length);
-      at = next;
-    }
-    previous = name;
-    if (!visit({ name, stage: (flags >> 12) & 3, skip }, i)) return { at, count, done: false };
+  const entries = IndexEntries.of(file.bytes, oidBytes, file.size);
+  if (entries === null) return null;
+  for (entries.have = file.available; ; ) {
+    if (entries.step()) {
+      const entry = { name: entries.pathBytes(), stage: entries.stage, skip: (entries.extended & SKIP_WORKTREE) !== 0 };
+      if (!visit(entry, entries.read - 1)) return { at: entries.next, count: entries.count, done: false };
+    } else if (entries.short > 0) {
+      if (!file.ensure(entries.short)) return null;
+      entries.buf = file.bytes;
+      entries.have = file.available;
+    } else break;
   }
-  return { at, count, done: true };
+  return entries.broken ? null : { at: entries.next, count: entries.count, done: true };
 }
 
 /** Where `name` stands to `folder` in the index's byte order: inside it, before it, or past it (and every entry after). */

@@ -6,7 +6,7 @@ import { chmodSync, lutimesSync, mkdirSync, rmSync, statSync, symlinkSync, utime
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
-import { uncommittedFromIndex } from '../../src/git/index-status.js';
+import { indexEntries, uncommittedFromIndex } from '../../src/git/index-status.js';
 import { createHistory } from '../../src/git/index.js';
 import { cleanup, commitAll, git, makeRepo, settleIndex, tempDir, write } from '../helpers/repo.js';
 
@@ -59,6 +59,25 @@ describe('uncommittedFromIndex', () => {
       expect(fromIndex(dir)).toEqual(expected);
       // The native engine takes it, and says the same.
       expect(await (await createHistory({ dir, engine: 'native' })).uncommittedPaths(PATHS)).toEqual(expected);
+    } finally {
+      cleanup(dir);
+    }
+  });
+
+  it('answers from a version 4 index (feature.manyFiles writes one) as from v2: git is asked no more there', async () => {
+    const dir = settledRepo();
+    try {
+      git(dir, ['update-index', '--index-version', '4']);
+      write(dir, 'new.txt', 'untracked\n');
+      rmSync(join(dir, 'run.sh'));
+      const expected = ['run.sh', 'new.txt'];
+      expect(gitSays(dir)).toEqual(expected);
+      expect(fromIndex(dir)).toEqual(expected);
+      // The embedded engine's staged entries, from the same reader.
+      const staged = indexEntries(join(dir, '.git'), ['a.txt', 'docs/notes (old).md', 'never.txt']);
+      expect([...(staged?.keys() ?? [])]).toEqual(['a.txt', 'docs/notes (old).md']);
+      expect(staged?.get('a.txt')?.oid).toBe(git(dir, ['rev-parse', ':a.txt']).trim());
+      expect(staged?.get('a.txt')?.settles(statSync(join(dir, 'a.txt'), { bigint: true }))).toBe(true);
     } finally {
       cleanup(dir);
     }
