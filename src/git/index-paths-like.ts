@@ -5,11 +5,11 @@
 // buffer (version 4, whose names share prefixes), and decoded only when it matches. A split
 // index's shared file is walked too (its bitmaps are not followed: a path they delete may be
 // named); a sparse index's folded folders hide the files in them.
-import { closeSync, readSync } from 'node:fs';
+import { closeSync, readSync, type BigIntStats } from 'node:fs';
 import { join } from 'node:path';
 import { openPlainGitFile } from './git-file.js';
 import { IndexEntries } from './index-entries.js';
-import { readIndex } from './index-status.js';
+import { readIndex, readOpenIndex } from './index-status.js';
 import { resolveGitDirsSync } from './locate.js';
 import { usesSha256 } from './object-format.js';
 import { mayBeSplit, splitLink } from './unmerged.js';
@@ -30,13 +30,18 @@ export function indexPathsLike(root: string, { holding, ending }: { holding: str
   } catch {
     return [];
   }
-  const index = join(dirs.gitdir, 'index');
+  // Opened once: its stat data name the kept answer, and its bytes are read only on a miss.
+  const file = openPlainGitFile(join(dirs.gitdir, 'index'));
+  if (file === null) return [];
   // The answer kept for this very index file: a large one (a v4 one walked whole) is not searched again.
-  const key = indexKey(index, `${dirs.gitdir}\0${holding}\0${ending}`);
+  const key = indexKey(file.stats, `${dirs.gitdir}\0${holding}\0${ending}`);
   const cache = key === null ? null : cacheDir(dirs.commonDir);
   const kept = cache === null ? undefined : (readCacheJson(join(cache, KEPT_FILE), 1 << 20) as { key?: unknown; paths?: unknown } | undefined);
-  if (kept?.key === key && Array.isArray(kept.paths) && kept.paths.every((p) => typeof p === 'string')) return kept.paths as string[];
-  const paths = searchIndex(dirs, index, holding, ending);
+  if (kept?.key === key && Array.isArray(kept.paths) && kept.paths.every((p) => typeof p === 'string')) {
+    closeSync(file.fd);
+    return kept.paths as string[];
+  }
+  const paths = searchIndex(dirs, file, holding, ending);
   if (key !== null && paths !== null) {
     const dir = cacheDir(dirs.commonDir, '', true);
     if (dir) writeCacheJson(dir, KEPT_FILE, { key, paths });
@@ -53,21 +58,17 @@ const KEPT_FROM_BYTES = 1 << 20;
  * so a rewrite has a new inode, size or time. Null while it is less than two seconds old, by the
  * file system's clock (coarse timestamps: a rewrite in the same tick could keep all three).
  */
-function indexKey(index: string, question: string): string | null {
-  const file = openPlainGitFile(index);
-  if (file === null) return null;
-  closeSync(file.fd);
-  const st = file.stats;
+function indexKey(st: BigIntStats, question: string): string | null {
   if (st.size < KEPT_FROM_BYTES) return null;
   const now = BigInt(Date.now()) * 1_000_000n;
   if (st.mtimeNs > now - 2_000_000_000n || st.ctimeNs > now - 2_000_000_000n) return null;
   return `${question}\0${st.dev}:${st.ino}:${st.size}:${st.mtimeNs}:${st.ctimeNs}`;
 }
 
-/** indexPathsLike's answer read from the index file(s); null when they cannot be read so. */
-function searchIndex(dirs: { gitdir: string; commonDir: string }, index: string, holding: string, ending: string): string[] | null {
-  if (!mayHold(index, Buffer.from(holding, 'utf8')) && !mayBeSplit(dirs.gitdir)) return [];
-  const main = readIndex(index)?.buf ?? null;
+/** indexPathsLike's answer read from the open index file (closed here) and a shared file it links to; null when they cannot be read so. */
+function searchIndex(dirs: { gitdir: string; commonDir: string }, file: OpenFile, holding: string, ending: string): string[] | null {
+  const main = readIfHolding(file, Buffer.from(holding, 'utf8'), mayBeSplit(dirs.gitdir));
+  if (main === 'no') return [];
   const oidBytes = usesSha256(dirs.commonDir) ? 32 : 20;
   const tail = Buffer.from(ending, 'utf8');
   const found = new Set<string>();
@@ -80,36 +81,44 @@ function searchIndex(dirs: { gitdir: string; commonDir: string }, index: string,
   return [...found].filter((path) => path.includes(holding));
 }
 
+type OpenFile = { fd: number; stats: BigIntStats };
+
 /** Bytes an index file is searched in at a time: one buffer, reused (a fresh one the file's size costs more in page faults than the read). */
 const SEARCH_CHUNK = 256 * 1024;
 
 /**
- * Whether the index file at `path` may hold a name with `part` in it: its bytes hold `part`, or
- * it is a version 4 index (or cannot be searched: the walk decides). False when there is no file.
+ * The bytes of the open index file (closed here) when they may hold a name with `part` in it:
+ * `part` is in them, or it is a version 4 index or maybe split (or cannot be searched: the walk
+ * decides); 'no' when they cannot; null when they cannot be read whole. A version 4 index is known
+ * by its first chunk, which is then not read again; a file within one chunk is read once.
  */
-function mayHold(path: string, part: Buffer): boolean {
-  const file = openPlainGitFile(path);
-  if (file === null) return false;
+function readIfHolding(file: OpenFile, part: Buffer, split: boolean): Buffer | null | 'no' {
+  const size = Number(file.stats.size);
+  const buf = Buffer.allocUnsafe(Math.min(SEARCH_CHUNK, size + part.length));
   try {
-    const buf = Buffer.allocUnsafe(Math.min(SEARCH_CHUNK, Number(file.stats.size) + part.length));
     // Each read after the first keeps the last bytes of the one before: a match across the cut is found.
     for (let kept = 0, pos = 0; ; ) {
       const n = readSync(file.fd, buf, kept, buf.length - kept, pos);
-      if (n <= 0) return false;
-      if (pos === 0 && n >= 8 && buf.readUInt32BE(4) === 4) return true;
+      if (n <= 0) break;
+      if (pos === 0 && (split || (n >= 8 && buf.readUInt32BE(4) === 4))) return readOpenIndex(file, buf.subarray(0, n))?.buf ?? null;
       pos += n;
       const end = kept + n;
-      if (buf.subarray(0, end).includes(part)) return true;
+      if (buf.subarray(0, end).includes(part)) {
+        if (pos === end && pos === size) {
+          closeSync(file.fd);
+          return buf.subarray(0, end);
+        }
+        return readOpenIndex(file)?.buf ?? null;
+      }
       kept = Math.min(part.length - 1, end);
       buf.copy(buf, 0, end - kept, end);
     }
   } catch {
-    return true;
-  } finally {
-    closeSync(file.fd);
+    return readOpenIndex(file)?.buf ?? null;
   }
+  closeSync(file.fd);
+  return 'no';
 }
-
 /** Adds to `found` the names in one index file ending with `tail`; the shared index it links to; null when its entries do not fit its bytes. */
 function pathsEnding(buf: Buffer | null, tail: Buffer, oidBytes: number, found: Set<string>): { link: string | null } | null {
   const entries = buf && IndexEntries.of(buf, oidBytes);

@@ -245,13 +245,19 @@ function configSays(gitdir: string, commonDir: string, words: readonly string[],
 /** The index file's bytes and its mtime in whole seconds; null when it is not a plain file under the cap. */
 export function readIndex(path: string): { buf: Buffer; mtimeSec: bigint } | null {
   const file = openPlainGitFile(path);
-  if (file === null) return null;
-  const { fd, stats: st } = file;
+  return file && readOpenIndex(file);
+}
+
+/**
+ * readIndex's answer from an index file already open (closed here), whose first bytes `start`
+ * (from offset 0) a caller has read already: they are not read again.
+ */
+export function readOpenIndex({ fd, stats: st }: { fd: number; stats: BigIntStats }, start?: Buffer): { buf: Buffer; mtimeSec: bigint } | null {
   try {
     if (st.size > BigInt(MAX_INDEX_BYTES)) return null;
     const buf = Buffer.allocUnsafe(Number(st.size) + 1);
-    let n = 0;
-    for (let r; n < buf.length && (r = readSync(fd, buf, n, buf.length - n, null)) > 0; ) n += r;
+    let n = start ? start.copy(buf, 0, 0, Math.min(start.length, Number(st.size))) : 0;
+    for (let r; n < buf.length && (r = readSync(fd, buf, n, buf.length - n, n)) > 0; ) n += r;
     if (n !== Number(st.size)) return null;
     return { buf: buf.subarray(0, n), mtimeSec: st.mtimeNs / NS };
   } catch {
