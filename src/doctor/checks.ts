@@ -189,8 +189,18 @@ export function plainAt(exists: Exists, root: string, rel: string): boolean {
 export function notAFile(rel: string, entry: ProjectEntry): string | null {
   if (entry.kind === 'special') return `is ${entry.what}, not a plain file`;
   if (entry.kind !== 'link-out') return null;
-  const out = `a symlink out of the repository (to ${shownPath(entry.to)})`;
+  const out = `${linkOut(entry)} (to ${shownPath(entry.to)})`;
   return entry.link === rel ? `is ${out}` : `is reached through ${shownPath(entry.link)}, ${out}`;
+}
+
+/** A link out in a reader's words: validate's own for one into the git folder, which is inside the root but no project file. */
+function linkOut(entry: { gitFolder?: true }): string {
+  return entry.gitFolder ? 'a symlink into the git folder' : 'a symlink out of the repository';
+}
+
+/** Where a path no file of the repository lies, in a reader's words: "in the git folder" (.git/config), else "outside the repository". */
+export function whereOutside(root: string, file: string): string {
+  return intoGitFolder(root, file) ? 'in the git folder' : 'outside the repository';
 }
 
 /** Why an entry names nothing a session may read in the repository (outOfRepo). */
@@ -198,7 +208,7 @@ export interface OutOfRepo {
   /** The path judged: as written for one outside, repo-relative for a link out (or what lies through one) or a FIFO. */
   file: string;
   kind: 'outside' | 'symlink-out' | 'not-a-file';
-  /** In a reader's words: "outside the repository", "a symlink out of the repository", "a FIFO, not a plain file". */
+  /** In a reader's words: "outside the repository", "in the git folder", "a symlink out of the repository", "a FIFO, not a plain file". */
   note: string;
 }
 
@@ -210,11 +220,11 @@ export interface OutOfRepo {
  * (lstat, no read through a link out, no history).
  */
 export function outOfRepo(t: GeneratedTarget, root: string, exists: Exists): OutOfRepo | null {
-  const outside = (file: string): OutOfRepo => ({ file, kind: 'outside', note: 'outside the repository' });
+  const outside = (file: string): OutOfRepo => ({ file, kind: 'outside', note: whereOutside(root, file) });
   const odd = (rel: string, entry: ProjectEntry): OutOfRepo | null => {
     if (entry.kind === 'special') return { file: rel, kind: 'not-a-file', note: `${entry.what}, not a plain file` };
     if (entry.kind !== 'link-out') return null;
-    return { file: rel, kind: 'symlink-out', note: entry.link === rel ? 'a symlink out of the repository' : `reached through ${entry.link}, a symlink out of the repository` };
+    return { file: rel, kind: 'symlink-out', note: entry.link === rel ? linkOut(entry) : `reached through ${entry.link}, ${linkOut(entry)}` };
   };
   const { target } = t;
   // A file:// URL is a path as written another way ("file:///home/me/.ssh/id_rsa"): outside when its path is.
@@ -225,7 +235,7 @@ export function outOfRepo(t: GeneratedTarget, root: string, exists: Exists): Out
     if (found.matches.length || found.odd === null) return null;
     // The link is the pattern's fixed folder ("docs/etc" of "docs/etc/*.conf"): what it names lies through it.
     const { path: at, entry } = found.odd;
-    if (entry.kind === 'link-out' && !found.test(at)) return { file: target.text, kind: 'symlink-out', note: `reached through ${entry.link}, a symlink out of the repository` };
+    if (entry.kind === 'link-out' && !found.test(at)) return { file: target.text, kind: 'symlink-out', note: `reached through ${entry.link}, ${linkOut(entry)}` };
     return odd(at, entry);
   }
   if (t.rel === null) return resolve(root, target.path) === resolve(root) ? null : outside(target.path);
@@ -254,6 +264,18 @@ const DOT_SEGMENT = /(?:^|[\\/])\.\.?(?:[\\/]|$)|[\\/]{2}/;
 
 /** Repo-relative form of a generated_files entry, or null when it points outside the repo. */
 export function repoRelative(root: string, file: string): string | null {
+  const rel = writtenRelative(root, file);
+  return rel === null || GIT_FOLDER.test(rel) ? null : rel;
+}
+
+/** Whether an entry names a path in the git folder (".git/config", "./.git/hooks/x", "<root>/.git/HEAD"). */
+function intoGitFolder(root: string, file: string): boolean {
+  const rel = writtenRelative(root, file);
+  return rel !== null && GIT_FOLDER.test(rel);
+}
+
+/** repoRelative without its rule on the git folder: the path as git is asked for it, null when it lies outside the root. */
+function writtenRelative(root: string, file: string): string | null {
   // On POSIX an absolute path is one starting with a slash (path.isAbsolute's own rule), asked
   // here without it: doctor asks for every entry of every checkpoint, and each path call counts
   // towards V8 optimizing node's path code, which costs more than the calls themselves.
@@ -265,7 +287,7 @@ export function repoRelative(root: string, file: string): string | null {
   const rel = DOT_SEGMENT.test(written) ? normalize(written) : written;
   // The repository itself ("."), or a NUL no path holds: no file in it. Nor is the git folder
   // (.git/config holds remote URLs, maybe tokens): git tracks nothing there, and git refuses the name in any case.
-  if (!rel || rel === '.' || rel.includes('\0') || rel.startsWith('..') || (sep === '/' ? rel.startsWith('/') : isAbsolute(rel)) || GIT_FOLDER.test(rel)) return null;
+  if (!rel || rel === '.' || rel.includes('\0') || rel.startsWith('..') || (sep === '/' ? rel.startsWith('/') : isAbsolute(rel))) return null;
   return sep === '/' ? rel : rel.split(sep).join('/');
 }
 
@@ -708,7 +730,7 @@ export function checkGeneratedFiles(cp: Checkpoint, ctx: FileContext): (uncommit
     if (target.kind === 'pattern') {
       const { matches, test } = resolvePatternOnce(ctx.evidence, ctx.root, target.alternatives, exists);
       if (!target.alternatives.some((a) => repoRelative(ctx.root, a) !== null)) {
-        findings.push(namesNoRepoFile(base, path, entry, false));
+        findings.push(namesNoRepoFile(base, path, entry, false, whereOutside(ctx.root, target.text)));
         continue;
       }
       const odd = resolvePatternOnce(ctx.evidence, ctx.root, target.alternatives, exists).odd;
@@ -818,7 +840,7 @@ export function checkGeneratedFiles(cp: Checkpoint, ctx: FileContext): (uncommit
       continue;
     }
     if (rel === null) {
-      findings.push(namesNoRepoFile(base, path, entry, resolve(ctx.root, target.path) === resolve(ctx.root)));
+      findings.push(namesNoRepoFile(base, path, entry, resolve(ctx.root, target.path) === resolve(ctx.root), whereOutside(ctx.root, target.path)));
       continue;
     }
     if (reported.has(rel) || (prose && listed.has(rel))) continue;
@@ -884,8 +906,8 @@ function modifiedMs(file: string): number {
 }
 
 /** An entry naming a path outside the repository (or the repository itself): a note, as doctor cannot check it. */
-function namesNoRepoFile(base: { check: 'generated_files'; skill: string }, path: string, entry: string, itself: boolean): Finding {
-  const what = itself ? 'the repository itself, not a file in it' : 'a path outside the repository';
+function namesNoRepoFile(base: { check: 'generated_files'; skill: string }, path: string, entry: string, itself: boolean, where: string): Finding {
+  const what = itself ? 'the repository itself, not a file in it' : `a path ${where}`;
   return { ...base, level: 'info', path, message: `${quoted(entry)} names ${what}; not checked` };
 }
 

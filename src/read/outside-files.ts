@@ -3,7 +3,7 @@
 // generated_files check notes them. The protocol has a new session load the files resume lists:
 // resume marks these, never lists one as a file to read. From the work tree alone, no history,
 // so they are marked when git cannot be read too.
-import { existsIn, fileUrlOutside, generatedTargets, outOfRepo, repoRelative, type OutOfRepo } from '../doctor/checks.js';
+import { existsIn, fileUrlOutside, generatedTargets, outOfRepo, repoRelative, whereOutside, type OutOfRepo } from '../doctor/checks.js';
 import { outsideMentions } from '../doctor/entries.js';
 import type { Checkpoint } from '../protocol/types.js';
 
@@ -43,7 +43,7 @@ export function outsideFiles(cp: Checkpoint, root: string): OutsideFile[] {
     marked.add(t.path);
     const inside = insideByPath.get(t.path)!;
     const word = outsideMentions(t.entry).find((w) => !inside.has(w) && (/^file:/i.test(w) ? fileUrlOutside(w, root) : repoRelative(root, w) === null));
-    if (word !== undefined) found.push({ path: t.path, file: word, kind: 'outside', note: 'outside the repository', inRepo: inRepoOf(t.path) });
+    if (word !== undefined) found.push({ path: t.path, file: word, kind: 'outside', note: whereOutside(root, word), inRepo: inRepoOf(t.path) });
   }
   // In the list's order, as resume shows the entries: the Map keeps each path's first place.
   const order = new Map([...inRepoByPath.keys()].map((path, i) => [path, i]));

@@ -343,7 +343,7 @@ export function removeEmptyDir(root: string, dir: string): void {
 export type ProjectEntry =
   | { kind: 'file' | 'folder' | 'missing' }
   | { kind: 'special'; what: string }
-  | { kind: 'link-out'; link: string; to: string };
+  | { kind: 'link-out'; link: string; to: string; /** It points into the git folder, inside the root but no project file. */ gitFolder?: true };
 
 const MISSING: ProjectEntry = { kind: 'missing' };
 const FILE: ProjectEntry = { kind: 'file' };
@@ -403,7 +403,8 @@ function walkEntry(top: string, parts: readonly string[]): ProjectEntry {
       }
       const target = path.resolve(cur, to);
       // A link into the git folder leads out of the project as much as one out of the root (locate refuses both).
-      if (!inside(target, top) || inGitFolder(target, top)) return { kind: 'link-out', link: [...walked, part].join('/'), to };
+      if (!inside(target, top)) return { kind: 'link-out', link: [...walked, part].join('/'), to };
+      if (inGitFolder(target, top)) return { kind: 'link-out', link: [...walked, part].join('/'), to, gitFolder: true };
       if (++hops > MAX_HOPS) return MISSING; // a loop inside the project
       // Walked again from the root along the target: each of its components judged the same way.
       rest = [...path.relative(top, target).split(path.sep).filter(Boolean), ...rest];

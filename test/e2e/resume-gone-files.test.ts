@@ -278,14 +278,15 @@ describe('a listed file that leads out of the repository (red team 12-07)', () =
       [files[2], './.git/hooks/pre-push', 'outside'],
     ]);
     const text = (await runCli(dir, ['resume', 'api'])).stdout;
-    expect(text).toContain('  .git/config — outside the repository, not read\n');
+    expect(text).toContain('  docs/settings.conf (deploy settings) — docs/settings.conf is a symlink into the git folder, not read\n');
+    expect(text).toContain('  .git/config — in the git folder, not read\n');
     expect(text).not.toContain('[remote');
     const doctor = JSON.parse((await runCli(dir, ['doctor', '--json'])).stdout) as { findings: { path: string; level: string; message: string }[] };
     const notes = doctor.findings.filter((f) => /generated_files\[[0-2]\]/.test(f.path));
     expect(notes.map((f) => [f.level, f.message])).toEqual([
-      ['info', 'docs/settings.conf is a symlink out of the repository (to ../.git/config); not checked'],
-      ['info', '".git/config" names a path outside the repository; not checked'],
-      ['info', '"./.git/hooks/pre-push" names a path outside the repository; not checked'],
+      ['info', 'docs/settings.conf is a symlink into the git folder (to ../.git/config); not checked'],
+      ['info', '".git/config" names a path in the git folder; not checked'],
+      ['info', '"./.git/hooks/pre-push" names a path in the git folder; not checked'],
     ]);
   });
 

@@ -195,6 +195,27 @@ describe('checkpoint mcp', () => {
     expect(status.structuredContent).toMatchObject({ skills: [{ skill: 'api', landed_blockers: [{ id: 'b1', evidence: expect.stringMatching(/^#20 landed in /) }] }] });
   });
 
+  it('a path into the git folder, written or through a committed link, is marked not read as the CLI marks it, for the reason it is (f4 1)', async () => {
+    const dir = repo();
+    write(dir, 'src/auth.ts', 'auth\n');
+    mkdirSync(join(dir, 'docs'));
+    symlinkSync('../.git/config', join(dir, 'docs/settings.conf'));
+    messy(dir, { context_primer: { key_decisions: [], generated_files: ['docs/settings.conf (deploy settings)', '.git/config', 'src/auth.ts'] } });
+    commitAll(dir, 'checkpoint: api');
+    const c = await connect(dir);
+    const resume = await call(c, 'resume', { skill: 'api' });
+    const cli = await runCli(dir, ['resume', 'api']);
+    expect(text(resume)).toBe(cli.stdout.replace(/\n$/, ''));
+    expect(text(resume)).toContain('\n  docs/settings.conf (deploy settings) — docs/settings.conf is a symlink into the git folder, not read\n  .git/config — in the git folder, not read\n  src/auth.ts\n');
+    expect(text(resume)).not.toContain('[core]');
+    expect((resume.structuredContent as { files_not_read: unknown }).files_not_read).toEqual([
+      { path: 'context_primer.generated_files[0]', entry: 'docs/settings.conf (deploy settings)', file: 'docs/settings.conf', kind: 'symlink-out', note: 'a symlink into the git folder' },
+      { path: 'context_primer.generated_files[1]', entry: '.git/config', file: '.git/config', kind: 'outside', note: 'in the git folder' },
+    ]);
+    const prompt = await c.getPrompt({ name: 'resume-session', arguments: { skill: 'api' } });
+    expect((prompt.messages[0]!.content as { text: string }).text).toContain('  .git/config — in the git folder, not read\n');
+  });
+
   it('bad arguments come back as tool errors with the CLI message, the file byte-identical, and the server keeps serving', async () => {
     const dir = repo();
     const before = messy(dir);
