@@ -355,19 +355,9 @@ function entryOf(st: Stats): ProjectEntry {
 
 /** projectEntry for `rel`, a normalized project-relative path with `/` separators (no `.`, `..` or empty part). */
 export function projectEntry(root: string, rel: string): ProjectEntry {
-  const top = realRoot(root);
-  const direct = `${top}${path.sep}${rel}`;
-  // The common case in two calls: something there and no link anywhere on the way (so what stat
-  // saw is in the project). No call here throws for a missing path: doctor asks about many a
-  // candidate text that names no file, and an exception costs more than the calls.
-  let st: Stats | undefined;
-  try {
-    st = fs.statSync(direct, { throwIfNoEntry: false });
-    if (st !== undefined && fs.realpathSync.native(direct) === direct) return entryOf(st);
-  } catch {
-    // not a folder on the way, a loop, a name too long: walked below
-  }
-  return walkEntry(top, rel.split('/'));
+  // Walked with lstat from the root, never stat: a stat or realpath of "docs/x" follows a committed
+  // link out (to a hung network mount, a FIFO, /dev/zero) before anything could judge it.
+  return walkEntry(realRoot(root), rel.split('/'));
 }
 
 /** At most this many links followed on one path: more is a loop (the kernel's own limit is 40). */

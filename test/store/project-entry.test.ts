@@ -1,10 +1,10 @@
 // projectEntry says what is at a project path without reading through a link out of the project:
 // the same answer whether or not anything exists where such a link points (red team s12 #5).
 import { execFileSync } from 'node:child_process';
-import { mkdirSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import fs, { mkdirSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import fc from 'fast-check';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { projectEntry } from '../../src/store/safe-fs.js';
 import { tempDir } from '../helpers/repo.js';
 
@@ -75,5 +75,34 @@ describe('projectEntry (red team s12 #5)', () => {
       expect(norm(projectEntry(a.root, rel), a.outside), rel).toBe(norm(projectEntry(b.root, rel), b.outside));
     }), { numRuns: 300 });
     rmSync(a.outside, { recursive: true, force: true });
+  });
+
+  it('never stats, resolves or opens anything through a link out: each path it asks the file system about lies in the project (f4 2)', () => {
+    const { root, outside } = project(true);
+    symlinkSync('/dev/zero', join(root, 'docs/zero.md'));
+    execFileSync('mkfifo', [join(outside, 'pipe')]);
+    symlinkSync(join(outside, 'pipe'), join(root, 'docs/pipe.md'));
+    // Recorded, not replaced: every call still reaches the real file system.
+    const asked: string[] = [];
+    const record = <F extends (...a: never[]) => unknown>(name: string, orig: F) => ((p: fs.PathLike, ...rest: unknown[]) => (asked.push(`${name} ${String(p)}`), (orig as unknown as (...a: unknown[]) => unknown)(p, ...rest))) as never;
+    const names = ['statSync', 'lstatSync', 'openSync', 'readFileSync', 'readlinkSync', 'realpathSync'] as const;
+    const originals = names.map((name) => [name, fs[name]] as const);
+    const native = fs.realpathSync.native;
+    const spies = originals.map(([name, orig]) => vi.spyOn(fs, name).mockImplementation(record(name, orig)));
+    spies.push(vi.spyOn(fs.realpathSync, 'native').mockImplementation(record('realpathSync.native', native)) as never);
+    try {
+      for (const rel of ['docs/out/present.md', 'docs/x.md', 'docs/zero.md', 'docs/pipe.md', 'docs/chain/present.md', 'docs/up/present.md', 'docs/null', 'docs/in/b.md', 'docs/to-a.md']) projectEntry(root, rel);
+    } finally {
+      spies.forEach((s) => s.mockRestore());
+    }
+    expect(projectEntry(root, 'docs/zero.md')).toEqual({ kind: 'link-out', link: 'docs/zero.md', to: '/dev/zero' });
+    expect(projectEntry(root, 'docs/pipe.md')).toEqual({ kind: 'link-out', link: 'docs/pipe.md', to: join(outside, 'pipe') });
+    expect(projectEntry(root, 'docs/in/b.md')).toEqual({ kind: 'file' });
+    expect(asked.length).toBeGreaterThan(0);
+    // Only calls that stop at a link (lstat, readlink), none on a path through a link out; a call that
+    // follows one (stat, realpath, open) is asked only of the root itself.
+    const through = /\/docs\/(?:out|chain|up)\//;
+    expect(asked.filter((a) => a.includes(outside) || a.includes(' /dev/') || through.test(a))).toEqual([]);
+    expect(asked.filter((a) => !/^(?:lstatSync|readlinkSync) /.test(a) && a.replace(/^\S+ /, '') !== root)).toEqual([]);
   });
 });
