@@ -14,7 +14,7 @@ import { readActionText, repairPlan } from '../protocol/repairable.js';
 import { fieldPlaces, listEntries } from '../protocol/field-places.js';
 import { pathArg } from '../store/paste-path.js';
 import type { Finding } from './types.js';
-import { markGoneCommand, resaveCommand, splitGoneCommand, updateIt } from './fix-commands.js';
+import { markAllDeletedCommand, markGoneCommand, resaveCommand, splitGoneCommand, updateIt } from './fix-commands.js';
 import { lookupVerified, type Evidence } from './evidence.js';
 import { mayPrecedeUnzonedSave, queuedAt, toSeconds, unzonedSave, type Unzoned } from './instants.js';
 import { broughtInBy, descendsFrom } from './after.js';
@@ -707,6 +707,12 @@ export function checkGeneratedFiles(cp: Checkpoint, ctx: FileContext): (uncommit
   const listed = new Set(targets.flatMap((t) => (t.target.kind === 'path' && t.rel !== null && !t.prose ? [t.rel] : [])));
   const reported = new Set<string>();
   let reading: ReturnType<typeof entryReading> | undefined;
+  // Whether a walked commit renamed `rel` away (the commit index by path, as missingFile reads it).
+  const renamedAway = (rel: string) => {
+    const { commits, removals } = ctx.evidence;
+    const renames = (c: CommitInfo) => c.changes.some((ch) => ch.status === 'R' && ch.from === rel);
+    return commitsTouching(commits).matching(rel).some((i) => renames(commits[i]!)) || removals.some(renames);
+  };
   // The update that says in its entry that the file a target names is gone (fix-commands.ts): the
   // entry marked when it names that file alone; one listing other files too, each of them there,
   // split so the mark speaks for that file only. None for a file the entry's prose names.
@@ -714,9 +720,14 @@ export function checkGeneratedFiles(cp: Checkpoint, ctx: FileContext): (uncommit
     if (t.prose) return null;
     if (t.part === t.entry.trim()) return (what) => markGoneCommand(cp.skill, t.path, t.entry, what);
     const parts = targets.filter((o) => o.path === t.path);
-    if (!parts.every((o) => o === t || (o.target.kind === 'path' && o.rel !== null && exists(o.rel)))) return null;
     const { exists: there } = (reading ??= entryReading(cp, ctx.root, exists));
-    return (what) => splitGoneCommand(cp.skill, t.path, t.entry, parts.map((o) => o.part), t.part, what, (text) => entryParts(text, there));
+    const split = (text: string) => entryParts(text, there);
+    // Every file of it deleted: the entry itself marked "deleted", a note true of each. One of them
+    // renamed away gets none: the entry's one note would say the same of every file.
+    const gone = (o: GeneratedTarget) => o.target.kind === 'path' && o.rel !== null && !exists(o.rel);
+    if (parts.every(gone)) return (what) => (what === 'deleted' && !parts.some((o) => renamedAway(o.rel!)) ? markAllDeletedCommand(cp.skill, t.path, t.entry, split) : null);
+    if (!parts.every((o) => o === t || (o.target.kind === 'path' && o.rel !== null && exists(o.rel)))) return null;
+    return (what) => splitGoneCommand(cp.skill, t.path, t.entry, parts.map((o) => o.part), t.part, what, split);
   };
   for (const t of targets) {
     const { path, entry, target, rel, prose } = t;

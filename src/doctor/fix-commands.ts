@@ -31,6 +31,22 @@ export function markGoneCommand(skill: string, path: string, entry: string | nul
 }
 
 /**
+ * For an entry naming several files, every one of them deleted ("src/a.ts, src/b.ts"): the update
+ * that marks the whole entry deleted, a note that speaks for each of them, as it may now. Each
+ * file's finding names the same one. `split` reads an entry into parts as doctor does: the entry
+ * marked must read as the same files, or there is no command.
+ */
+export function markAllDeletedCommand(skill: string, path: string, entry: string, split: (text: string) => string[]): string | null {
+  const keys = fieldKeys(path);
+  const none = () => false;
+  const files = (text: string) => JSON.stringify(split(text).map((p) => parseEntry(p, none)));
+  const read = files(entry);
+  const text = keys === null ? null : markedGone(entry, 'deleted', (t) => files(t) === read);
+  const value = text === null ? null : textAssign(text);
+  return value === null ? null : `checkpoint update ${pasteArg(skill)} --${keys!.join('.')}${value}`;
+}
+
+/**
  * For an entry naming several files (`parts`, as doctor split it: "src/a.ts, src/b.ts (PR 12)")
  * of which `part` is gone and every other is there: the update that takes `part` out of it, every
  * other part's text as written, and appends it to the list as an entry of its own saying it is
@@ -67,14 +83,18 @@ function fieldKeys(path: string): (string | number)[] | null {
   return keys === null || keys.some((k) => typeof k === 'string' && !/^[A-Za-z_]\w*$/.test(k)) ? null : keys;
 }
 
-/** `entry` with a note saying its file is gone (`what`) that goneNote reads, read as the same one target; null when none does. */
-function markedGone(entry: string, what: string): string | null {
+/**
+ * `entry` with a note saying its file is gone (`what`) that goneNote reads, read as the same one
+ * target (or as `same` says: the same files of a list); null when none does.
+ */
+function markedGone(entry: string, what: string, same?: (text: string) => boolean): string | null {
   const none = () => false;
   const read = JSON.stringify(parseEntry(entry, none));
   const written = entry.trimEnd();
   // Its own note in brackets takes it as one more clause: "src/b.ts (PR 1; deleted)".
   const candidates = [`${written} (${what})`, ...(written.endsWith(')') ? [`${written.slice(0, -1)}; ${what})`] : []), `${written} \u2014 ${what}`];
-  return candidates.find((t) => goneNote(t) !== null && entryParts(t, none).length === 1 && JSON.stringify(parseEntry(t, none)) === read) ?? null;
+  const reads = same ?? ((t: string) => entryParts(t, none).length === 1 && JSON.stringify(parseEntry(t, none)) === read);
+  return candidates.find((t) => goneNote(t) !== null && reads(t)) ?? null;
 }
 
 /** "update the checkpoint", naming the command that does it when there is one. */

@@ -451,6 +451,46 @@ describe('files the checkpoint itself says were deleted on purpose', () => {
     expect(pushed.status, pushed.stderr).toBe(0);
   });
 
+  it('an entry listing several files, every one of them gone, names the update that marks the entry: pasted as printed through sh, doctor --fail-on-warnings is clean and the push goes through (f4 3)', async () => {
+    const kept = ['src/b.ts, src/c.ts', 'src/d.ts and src/e.ts (codegen)', 'src/a.ts', 'src/f.ts, src/g.ts'];
+    const dir = published('api', handKept(kept), { ...SOURCES, 'src/c.ts': 'c\n', 'src/d.ts': 'd\n', 'src/e.ts': 'e\n', 'src/f.ts': 'export const f = "a file long enough to be read as renamed";\n', 'src/g.ts': 'g\n' });
+    git(dir, ['rm', '-q', 'src/b.ts', 'src/c.ts', 'src/d.ts', 'src/e.ts', 'src/g.ts']);
+    git(dir, ['mv', 'src/f.ts', 'src/f2.ts']);
+    commitAll(dir, 'Drop b, c, d, e and g; rename f');
+    const refused = push(dir);
+    expect(refused.status, refused.out).not.toBe(0);
+    const lines = refused.out.split('\n').filter((l) => l.endsWith('[blocks push]'));
+    const commands = lines.map((l) => /; update the checkpoint \(`(checkpoint update [^`]+)`\)/.exec(l)?.[1]);
+    // Each file's line names the same update: pasting one or both marks the entry once. One file
+    // renamed, the other deleted: none, as the entry's one note would say "deleted" of both.
+    expect(commands).toEqual([
+      "checkpoint update api --context_primer.generated_files.0='src/b.ts, src/c.ts (deleted)'",
+      "checkpoint update api --context_primer.generated_files.0='src/b.ts, src/c.ts (deleted)'",
+      "checkpoint update api --context_primer.generated_files.1='src/d.ts and src/e.ts (codegen; deleted)'",
+      "checkpoint update api --context_primer.generated_files.1='src/d.ts and src/e.ts (codegen; deleted)'",
+      undefined,
+      undefined,
+    ]);
+    listFiles(dir, ['src/b.ts, src/c.ts', 'src/d.ts and src/e.ts (codegen)', 'src/a.ts', 'src/f2.ts', 'src/g.ts (deleted)']);
+    commitAll(dir, 'cp: f and g by hand');
+    const bin = join(tempDir('cp-bin-'), 'bin');
+    mkdirSync(bin);
+    writeFileSync(join(bin, 'checkpoint'), `#!/bin/sh\nexec '${process.execPath}' '${BIN}' "$@"\n`, { mode: 0o755 });
+    const pasted = spawnSync('/bin/sh', ['-c', commands.filter(Boolean).join('\n')], { cwd: dir, env: { ...GIT_ENV, PATH: `${bin}:${GIT_ENV.PATH}` }, encoding: 'utf8' });
+    expect(pasted.status, pasted.stderr).toBe(0);
+    const doc = JSON.parse(read(dir, FILE)) as { context_primer: { generated_files: string[] } };
+    expect(doc.context_primer.generated_files).toEqual(['src/b.ts, src/c.ts (deleted)', 'src/d.ts and src/e.ts (codegen; deleted)', 'src/a.ts', 'src/f2.ts', 'src/g.ts (deleted)']);
+    commitAll(dir, 'cp: b, c, d and e are gone');
+    for (const engine of ENGINES) {
+      const r = await runCli(dir, ['doctor', '--engine', engine, '--fail-on-warnings']);
+      expect(r.code, r.stdout).toBe(0);
+      expect(r.stdout, engine).toMatch(/0 warnings/);
+    }
+    const pushed = push(dir);
+    expect(pushed.out).not.toMatch(/blocks push/);
+    expect(pushed.status, pushed.out).toBe(0);
+  });
+
   it('a note about the content ("src/a.ts — removed the v1 handler") still reads a deleted file as drift', async () => {
     const dir = published('api', handKept(['src/a.ts — removed the v1 handler', 'src/b.ts (to be deleted)']), SOURCES);
     git(dir, ['rm', '-q', 'src/a.ts', 'src/b.ts']);
