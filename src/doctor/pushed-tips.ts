@@ -403,10 +403,7 @@ async function checkTipFiles(root: string, history: GitHistory, trees: TipTrees,
     const to = by?.changes.find((ch) => ch.status === 'R' && (ch.from === file || ch.from === folder))?.path ?? (by && removes(by, file) ? (await history.editedRenames(by.sha, [file])).get(file) : undefined);
     // A complete skill's file renamed is advice in the work tree, as its edits are: never a block.
     if (to && cp.status === 'complete') return null;
-    // A tip other than HEAD (a side branch pushed while main is checked out): the update that says
-    // so in its entry runs on that branch, not here (a pushed HEAD's is the work tree's line).
-    const fix = by && part !== null && seen.head !== tip.toLowerCase() ? markGone(path, entry, part, to ? `renamed to ${to}` : 'deleted') : null;
-    const update = fix === null ? 'update the checkpoint' : `update the checkpoint on the branch you pushed (check it out first, then: \`${fix}\`)`;
+    const update = updateOnTip(by && part !== null ? markOnTip(path, entry, part, to ? `renamed to ${to}` : 'deleted') : null);
     return {
       ...base, level: 'warning', path,
       message: by ? `${file} is missing${to ? `: renamed to ${to}` : ''} in ${short(by.sha)} ${quoted(by.subject)}; ${update}${where}` : `${file} is missing${where}`,
@@ -426,6 +423,9 @@ async function checkTipFiles(root: string, history: GitHistory, trees: TipTrees,
     if (!listed.every((p) => p === part.trim() || there(p))) return null;
     return splitGoneCommand(cp.skill, path, entry, listed, part.trim(), what, (text) => entryParts(text, inTip));
   };
+  // A tip other than HEAD (a side branch pushed while main is checked out): the update that says
+  // so in its entry runs on that branch, not here (a pushed HEAD's is the work tree's line).
+  const markOnTip = (path: string, entry: string, part: string, what: string) => (seen.head !== tip.toLowerCase() ? markGone(path, entry, part, what) : null);
   // Patterns are judged once every literal entry has been: a file one names is reported under it.
   const patterns: { target: Extract<EntryTarget, { kind: 'pattern' }>; path: string; entry: string }[] = [];
   for (const { part, path, entry } of parts) {
@@ -435,7 +435,7 @@ async function checkTipFiles(root: string, history: GitHistory, trees: TipTrees,
     if (target.kind === 'pattern') {
       // A brace of literal alternatives alone ("lib/{a,b}.ts") names files, each judged as listed (below), not a pattern matching nothing.
       // One whose note says its files are gone ("src/gen/*.ts (deleted)") may match nothing, as the work tree's check reads it.
-      if (target.alternatives.some(hasGlob) && goneNote(entry) === null) out.push(...(await tipPatternGone(root, history, tip, commits, target, path, mapped, { ...base, where })));
+      if (target.alternatives.some(hasGlob) && goneNote(entry) === null) out.push(...(await tipPatternGone(root, history, tip, commits, target, path, mapped, { ...base, where }, (what) => markOnTip(path, entry, part, what))));
       patterns.push({ target, path, entry });
       continue;
     }
@@ -583,7 +583,7 @@ async function tipPatternChanged(root: string, history: GitHistory, tip: string,
  * A glob entry the push left matching nothing, by deleting or renaming away its last match: said
  * as the work tree's check says it (checks.ts), naming the pushed commit that removed it.
  */
-async function tipPatternGone(root: string, history: GitHistory, tip: string, commits: readonly CommitInfo[], target: { text: string; alternatives: readonly string[] }, path: string, mapped: (p: string) => string, base: { check: 'generated_files'; skill: string; blocks: true; where: string }): Promise<Finding[]> {
+async function tipPatternGone(root: string, history: GitHistory, tip: string, commits: readonly CommitInfo[], target: { text: string; alternatives: readonly string[] }, path: string, mapped: (p: string) => string, base: { check: 'generated_files'; skill: string; blocks: true; where: string }, mark: (what: string) => string | null): Promise<Finding[]> {
   const rels = target.alternatives.flatMap((a) => {
     const rel = repoRelative(root, mapped(a));
     return rel === null || rel.split('/').includes('..') ? [] : [rel];
@@ -604,7 +604,13 @@ async function tipPatternGone(root: string, history: GitHistory, tip: string, co
   const { commit, change } = removed;
   const { where, ...finding } = base;
   const how = `its last match ${shown(change.from ?? change.path)} was ${change.status === 'D' ? 'deleted' : `renamed to ${shown(change.path)}`} in ${short(commit.sha)} ${quoted(commit.subject)}`;
-  return [{ ...finding, level: 'warning', path, message: `${shown(target.text)} matches no file (${how}); update the checkpoint${where}`, evidence: { file: target.text, missing: true, sha: commit.sha } }];
+  const update = updateOnTip(mark(change.status === 'D' ? 'deleted' : `renamed to ${change.path}`));
+  return [{ ...finding, level: 'warning', path, message: `${shown(target.text)} matches no file (${how}); ${update}${where}`, evidence: { file: target.text, missing: true, sha: commit.sha } }];
+}
+
+/** "update the checkpoint", naming the update to run on the branch pushed (a tip other than HEAD) when there is one. */
+function updateOnTip(fix: string | null): string {
+  return fix === null ? 'update the checkpoint' : `update the checkpoint on the branch you pushed (check it out first, then: \`${fix}\`)`;
 }
 
 /**

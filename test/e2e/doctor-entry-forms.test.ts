@@ -491,6 +491,36 @@ describe('files the checkpoint itself says were deleted on purpose', () => {
     expect(pushed.status, pushed.out).toBe(0);
   });
 
+  it("a side branch pushed while main is checked out, a glob's only matches deleted on it: the line says to check it out and names the update there; followed, the push goes through (f4 4)", async () => {
+    const dir = published('api', handKept(['src/api/*.ts', 'src/a.ts']), { ...SOURCES, 'src/api/users.ts': 'u\n', 'src/api/orders.ts': 'o\n' });
+    git(dir, ['checkout', '-q', '-b', 'feature']);
+    git(dir, ['rm', '-q', 'src/api/users.ts', 'src/api/orders.ts']);
+    commitAll(dir, 'Drop the api handlers');
+    git(dir, ['checkout', '-q', 'main']);
+    const refused = gitTry(dir, ['push', 'origin', 'feature']);
+    const out = refused.stdout + refused.stderr;
+    expect(refused.status, out).not.toBe(0);
+    const lines = out.split('\n').filter((l) => l.endsWith('[blocks push]'));
+    expect(lines, out).toEqual([
+      expect.stringMatching(/: src\/api\/\*\.ts matches no file \(its last match src\/api\/(?:users|orders)\.ts was deleted in [0-9a-f]{7} "Drop the api handlers"\); update the checkpoint on the branch you pushed \(check it out first, then: `checkpoint update api --context_primer\.generated_files\.0='src\/api\/\*\.ts \(deleted\)'`\) \(as pushed in [0-9a-f]{7}\) \[blocks push\]$/),
+    ]);
+    const command = /then: `(checkpoint update [^`]+)`/.exec(lines[0]!)![1]!;
+    // Not pasteable on main: no `fix` for it in --json, which names commands for this checkout.
+    const json = JSON.parse((await runCli(dir, ['doctor', '--json', `--pushed=${git(dir, ['rev-parse', 'feature']).trim()}`])).stdout) as { findings: (F & { fix?: string })[] };
+    expect(json.findings.filter((f) => f.path.startsWith('context_primer.') && f.level === 'warning').map((f) => f.fix)).toEqual([undefined]);
+    git(dir, ['checkout', '-q', 'feature']);
+    const bin = join(tempDir('cp-bin-'), 'bin');
+    mkdirSync(bin);
+    writeFileSync(join(bin, 'checkpoint'), `#!/bin/sh\nexec '${process.execPath}' '${BIN}' "$@"\n`, { mode: 0o755 });
+    const pasted = spawnSync('/bin/sh', ['-c', command], { cwd: dir, env: { ...GIT_ENV, PATH: `${bin}:${GIT_ENV.PATH}` }, encoding: 'utf8' });
+    expect(pasted.status, pasted.stderr).toBe(0);
+    commitAll(dir, 'cp: the api handlers are gone');
+    git(dir, ['checkout', '-q', 'main']);
+    const pushed = gitTry(dir, ['push', 'origin', 'feature']);
+    expect(pushed.stdout + pushed.stderr).not.toMatch(/blocks push/);
+    expect(pushed.status, pushed.stderr).toBe(0);
+  });
+
   it('a note about the content ("src/a.ts — removed the v1 handler") still reads a deleted file as drift', async () => {
     const dir = published('api', handKept(['src/a.ts — removed the v1 handler', 'src/b.ts (to be deleted)']), SOURCES);
     git(dir, ['rm', '-q', 'src/a.ts', 'src/b.ts']);
