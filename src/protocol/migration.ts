@@ -225,7 +225,12 @@ export function migrateCheckpoint(input: JsonValue, texts?: LiteralTexts): Migra
   // A version written as a number (1.0, 1.1: a hand or a YAML-minded tool dropped the quotes) is
   // the wire version its text is (wire-version.ts: 1.10 is not 1.1), stamped as the protocol writes it.
   const text = versionText(version, (v) => numberTextIn(doc, () => texts)(v, ['protocol_version']));
-  const was = version === MIGRATE_FROM ? `"${MIGRATE_FROM}"` : typeof version === 'number' && unquotedWireVersion(text!) ? `a number where the protocol writes the string "${text}"` : null;
+  // 1 or "1" is version 1, read as its first, 1.0 (wire-version.ts).
+  const read = text === undefined ? undefined : unquotedWireVersion(text);
+  const was = version === MIGRATE_FROM ? `"${MIGRATE_FROM}"`
+    : typeof version === 'number' && read === text ? `a number where the protocol writes the string "${text}"`
+    : read !== undefined && version !== MIGRATE_TO ? `${typeof version === 'number' ? `the number ${text}` : `"${text}"`}, read as "${read}"`
+    : null;
   const differs = typeof version === 'number' ? notTheVersion(text!, version) : null;
   if (was !== null) {
     doc.protocol_version = MIGRATE_TO;

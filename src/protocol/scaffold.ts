@@ -84,8 +84,11 @@ function stampWireVersion(doc: JsonObject, notes?: string[], texts?: LiteralText
     });
   }
   if (was !== undefined && !(WIRE_VERSIONS as readonly unknown[]).includes(was)) {
-    notes?.push(typeof was === 'number' && unquotedWireVersion(text!) !== undefined
+    const read = text === undefined ? undefined : unquotedWireVersion(text);
+    notes?.push(typeof was === 'number' && read === text
       ? `protocol_version was the number ${text}, where the protocol writes the string "${text}"; this write stamped "${CURRENT_WIRE_VERSION}"`
+      : read !== undefined
+      ? `protocol_version was ${typeof was === 'number' ? `the number ${text}` : `"${text}"`}, read as "${read}", where the protocol writes the string; this write stamped "${CURRENT_WIRE_VERSION}"`
       : `protocol_version (${value}${differs === null ? '' : `; ${differs}`}) was not a version checkpoint knows (${WIRE_VERSIONS.join(', ')}); this write stamped ${CURRENT_WIRE_VERSION}`);
   }
   doc.protocol_version = CURRENT_WIRE_VERSION;

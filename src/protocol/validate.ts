@@ -17,7 +17,7 @@ import { enumSlips, suggestEnum } from './enum-slip.js';
 import { memberSlipOf, protocolFieldSlip } from './field-slip.js';
 import { FIELD_HOMES, homedField, topLevelMessage } from './field-places.js';
 import type { NumberText } from './format.js';
-import { notTheVersion } from './wire-version.js';
+import { notTheVersion, versionSlip } from './wire-version.js';
 
 export { isIsoInstant, joinPath };
 
@@ -81,6 +81,13 @@ export function validateCheckpoint(doc: unknown, ctx: ValidateContext = {}): Val
   const differs = typeof version === 'number' && ctx.numberText ? notTheVersion(ctx.numberText(version, ['protocol_version']), version) : null;
   const versionError = differs === null ? undefined : errors.find((e) => e.path === 'protocol_version');
   if (versionError) versionError.message += ` (${differs})`;
+  // 1, 1.0 or 1.1 as a number, "1" as a string: a slip of a version this reads, not a file to repair.
+  // Advice (no push gate fails on it); a write by checkpoint stamps the string anew.
+  const slip = versionSlip(version, ctx.numberText);
+  if (slip !== null) {
+    errors.splice(errors.findIndex((e) => e.path === 'protocol_version'), 1);
+    warnings.push({ level: 'warning', path: 'protocol_version', message: slip, advice: true });
+  }
   // A hand-written "Done" or "in-progress": the message names the value it most likely means.
   if (errors.length) {
     const meant = new Map(enumSlips(doc).flatMap((s) => (s.meant ? [[s.path, s.meant] as const] : [])));

@@ -181,12 +181,13 @@ describe('protocol_version written as a number is read by its text, alike by eve
     return dir;
   }
 
-  it('1.0 and 1.1 are those versions unquoted: quoted as written, a slip to write as a string, and update stamps "1.1" keeping every other byte', async () => {
+  it('1.0 and 1.1 are those versions unquoted: quoted as written, a slip to write as a string (advice, no error: fixer f4 5), and update stamps "1.1" keeping every other byte', async () => {
     for (const v of ['1.0', '1.1']) {
       const dir = withVersion(v);
-      const said = `protocol_version is ${v}, not text: the on-disk wire version is a string, one of 1.0|1.1, written in quotes`;
+      const said = `protocol_version is the number ${v}, read as "${v}"; the protocol writes it as the string "${v}" (any checkpoint update stamps "1.1")`;
       const validate = await runCli(dir, ['validate', '--json']);
-      expect(JSON.parse(validate.stdout).files[0].errors).toContainEqual({ level: 'error', path: 'protocol_version', message: said });
+      expect(JSON.parse(validate.stdout).files[0].errors.filter((e: { path: string }) => e.path === 'protocol_version')).toEqual([]);
+      expect(JSON.parse(validate.stdout).files[0].advice).toContainEqual({ level: 'advice', path: 'protocol_version', message: said });
       const status = JSON.parse((await runCli(dir, ['status', '--json'])).stdout);
       expect(status.broken, v).toEqual([]);
       expect(status.repairs).toContainEqual(expect.objectContaining({ path: 'protocol_version', problem: `protocol_version is the number ${v}, not the string "${v}"`, by_hand: `write protocol_version as "${v}" (any \`checkpoint update\` stamps it anew)` }));

@@ -252,7 +252,15 @@ describe('checkpoint migrate', () => {
       expect(r.stdout, v).toContain(`protocol_version: stamped "1.1" (was a number where the protocol writes the string "${was}")`);
       expect(read(dir, '.checkpoints/api.checkpoint.json')).toBe(numeric('"1.1"'));
     }
-    for (const v of ['"1.2"', 'null', '"1"']) {
+    // 1 or "1": version 1, read as its first, 1.0 (fixer f4 5).
+    for (const [v, was] of [['1', 'the number 1, read as "1.0"'], ['"1"', '"1", read as "1.0"']] as const) {
+      const dir = project({ api: `${JSON.stringify(checkpoint({}), null, 2)}\n` });
+      write(dir, '.checkpoints/api.checkpoint.json', numeric(v));
+      const r = await runCli(dir, ['migrate']);
+      expect(r.stdout, v).toContain(`protocol_version: stamped "1.1" (was ${was})`);
+      expect(read(dir, '.checkpoints/api.checkpoint.json')).toBe(numeric('"1.1"'));
+    }
+    for (const v of ['"1.2"', 'null', '"2"']) {
       const dir = project({ api: `${JSON.stringify(checkpoint({}), null, 2)}\n` });
       write(dir, '.checkpoints/api.checkpoint.json', numeric(v));
       const r = await runCli(dir, ['migrate']);
@@ -261,8 +269,8 @@ describe('checkpoint migrate', () => {
       expect(r.stdout).toMatch(/1 need attention\n$/);
       expect(read(dir, '.checkpoints/api.checkpoint.json')).toBe(numeric(v));
     }
-    // A number is read by its text, as the string would be (red team 62e 7): 1 is not "1.0", 1.10 not "1.1".
-    for (const [v, meant] of [['1', '1.0'], ['1.10', '1.1']] as const) {
+    // A number is read by its text, as the string would be (red team 62e 7): 1.10 is not "1.1".
+    for (const [v, meant] of [['1.10', '1.1']] as const) {
       const dir = project({ api: `${JSON.stringify(checkpoint({}), null, 2)}\n` });
       write(dir, '.checkpoints/api.checkpoint.json', numeric(v));
       const r = await runCli(dir, ['migrate']);

@@ -19,7 +19,7 @@ const AjvClass = ((Ajv2020 as unknown as { default?: AjvCtor }).default ?? Ajv20
 const ajv = new AjvClass({ strict: false, allErrors: true });
 const schemaValid = ajv.compile(schema);
 
-function corpus(kind: 'valid' | 'invalid' | 'validator-only'): [string, unknown][] {
+function corpus(kind: 'valid' | 'invalid' | 'validator-only' | 'schema-only'): [string, unknown][] {
   const dir = join(CORPUS, kind);
   return readdirSync(dir)
     .filter((f) => f.endsWith('.json'))
@@ -83,6 +83,29 @@ describe('schema and validator agree', () => {
     it('both refuse it', () => {
       expect(schemaValid(doc)).toBe(false);
       expect(validatorValid(doc)).toBe(false);
+    });
+  });
+});
+
+/**
+ * Slips the schema refuses (it states how the protocol writes a field) that the validator reads
+ * as what they mean, with advice: each with the corpus file that shows it.
+ */
+const SCHEMA_ONLY: Record<string, string> = {
+  'protocol-version-number.json': 'protocol_version 1, 1.0 or 1.1 written as a number is that version, its quotes dropped',
+};
+
+describe('schema-only rules', () => {
+  it('every schema-only file is listed with the slip it shows', () => {
+    expect(corpus('schema-only').map(([n]) => n)).toEqual(Object.keys(SCHEMA_ONLY).sort());
+  });
+
+  describe.each(corpus('schema-only'))('schema-only/%s', (name, doc) => {
+    it(`the schema refuses it, the validator accepts it with advice: ${SCHEMA_ONLY[name]}`, () => {
+      expect(schemaValid(doc)).toBe(false);
+      const result = validateCheckpoint(doc);
+      expect(result.errors).toEqual([]);
+      expect(result.warnings.filter((w) => w.advice).length).toBeGreaterThan(0);
     });
   });
 });

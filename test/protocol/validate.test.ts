@@ -116,13 +116,22 @@ describe('protocol_version', () => {
     expectValid(with_({ protocol_version: '1.1' }));
   });
 
-  it.each(['2.0', '1', '1.2', '1.1.0', 'v1.1'])('refuses %j and says it is the on-disk wire version', (v) => {
+  it.each(['2.0', '1.2', '1.1.0', 'v1.1'])('refuses %j and says it is the on-disk wire version', (v) => {
     expectError(with_({ protocol_version: v }), 'protocol_version', /on-disk wire version/);
     expect(run(with_({ protocol_version: v })).errors[0]!.message).toMatch(/not the skill release/);
   });
 
-  it('a number (1.1 unquoted) is refused as not text, naming the wire version to quote', () => {
-    expectError(with_({ protocol_version: 1.1 }), 'protocol_version', /^protocol_version is 1\.1, not text: the on-disk wire version is a string, one of 1\.0\|1\.1, written in quotes$/);
+  // Hand-written files say 1, 1.0 or 1.1 without quotes, or "1": that version, a slip, advice (fixer f4 5).
+  it.each([[1.1, 'the number 1.1', '1.1'], [1, 'the number 1', '1.0'], ['1', '"1"', '1.0']])('%j is read as the version it says, with advice naming the string to write', (v, as, version) => {
+    const { errors, warnings } = run(with_({ protocol_version: v }));
+    expect(errors).toEqual([]);
+    expect(warnings.filter((w) => w.path === 'protocol_version')).toEqual([
+      { level: 'warning', path: 'protocol_version', advice: true, message: `protocol_version is ${as}, read as "${version}"; the protocol writes it as the string "${version}" (any checkpoint update stamps "1.1")` },
+    ]);
+  });
+
+  it('a number naming no version it reads (2) is refused as not text, naming the wire version to quote', () => {
+    expectError(with_({ protocol_version: 2 }), 'protocol_version', /^protocol_version is 2, not text: the on-disk wire version is a string, one of 1\.0\|1\.1, written in quotes$/);
   });
 });
 
