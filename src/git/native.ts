@@ -1,8 +1,6 @@
 // GitHistory on the git binary. Each question takes a few git processes whose output
 // (NUL-separated, unquoted paths) is parsed here; renames are paired by the shared rules
 // (renames.ts, edited-renames.ts) rather than by git's own detection, so both engines agree.
-import { lstatSync } from 'node:fs';
-import { join } from 'node:path';
 import { gitFailed, malformedOutput, runGit, runGitBytes, type EnoughOutput, type GitResult } from './git-process.js';
 import { UPSTREAM_NAME } from './upstream.js';
 import { anyCaseToken, assertSince, branchName, inScope, newestByGraph, objectNamePrefix, repoRelativePath, scopePaths, splitMessage } from './normalize.js';
@@ -23,6 +21,7 @@ import { entryOfKind, parseTreeListing, treeDir, type EntryKind } from './tree-f
 import { parseTree } from './object-parse.js';
 import { pastSkew, type SkewSteps } from './skew-walk.js';
 import { sentByRange, tipsByBase, type FoundRange } from './pushed-sets.js';
+import { projectEntry } from '../store/safe-fs.js';
 
 /**
  * Options on every call: unquoted paths, no replace refs (isomorphic-git ignores them), no
@@ -562,7 +561,8 @@ export class NativeHistory implements GitHistory {
     // it: git would walk the whole folder, reading the rules of each folder below (a FIFO there
     // hung it), for records the answer drops. Its exclusion would hide a path listed inside it
     // too: such a folder is left out (what replaced the file is then reported as untracked).
-    const folders = new Set(pathspecs.filter((path) => lstatSync(join(this.dir, path), { throwIfNoEntry: false })?.isDirectory()));
+    // Looked at with safe-fs's walk: a listed path under a file (ENOTDIR) or through a link out is no folder here.
+    const folders = new Set(pathspecs.filter((path) => projectEntry(this.dir, path).kind === 'folder'));
     const asked = pathspecs.filter((path) => !folders.has(path) || !pathspecs.some((other) => other.startsWith(`${path}/`)));
     assertNoBlockingRules(this.dir, this.gitDirs(), asked.map((path) => (folders.has(path) ? `${path}/` : path)));
     const specs = asked.flatMap((path) => (folders.has(path) ? [`:(literal)${path}`, `:(literal,exclude)${path}/`] : [`:(literal)${path}`]));

@@ -135,7 +135,9 @@ describe.each([
     const dir = repo();
     write(dir, '.checkpoints/api.checkpoint.json', `${JSON.stringify(checkpointDoc({ skill: 'api', updated_at: '2026-11-03T10:00:00Z', context_primer: { key_decisions: ['orders in 8.0 units'], generated_files: ['src/orders.ts (PR 12)'] } }), null, 2)}\n`);
     commitAll(dir, 'checkpoint: api', '2026-11-03T10:01:00Z');
-    // Touched since it was staged: neither the index nor git can answer without reading it.
+    // Touched since it was staged, under a line-ending rule: only git can say whether it changed
+    // (without one, the index reader hashes the file itself and no git process runs).
+    git(dir, ['config', 'core.autocrlf', 'true']);
     utimesSync(join(dir, 'src/orders.ts'), new Date('2026-11-04T10:00:00Z'), new Date('2026-11-04T10:00:00Z'));
     const healthy = run(dir, ['resume', 'api', '--engine', 'native']);
     mkdirSync(join(dir, '.git/info'), { recursive: true });
@@ -158,11 +160,12 @@ describe.each([
 // else git's defaults under XDG_CONFIG_HOME. A FIFO there hung doctor, and so the pre-push hook,
 // as one in the repository did; refused in the same words, naming the setting.
 describe('a FIFO where git reads its rules outside the repository, with generated files listed', () => {
-  /** repo() with src/orders.ts listed and touched since it was staged, so that git status is asked. */
+  /** repo() with src/orders.ts listed and touched since it was staged under a line-ending rule, so that git status is asked. */
   function watched(): string {
     const dir = repo();
     write(dir, '.checkpoints/api.checkpoint.json', `${JSON.stringify(checkpointDoc({ skill: 'api', updated_at: '2026-11-03T10:00:00Z', context_primer: { key_decisions: ['orders in 8.0 units'], generated_files: ['src/orders.ts (PR 12)', 'build/'] } }), null, 2)}\n`);
     commitAll(dir, 'checkpoint: api', '2026-11-03T10:01:00Z');
+    git(dir, ['config', 'core.autocrlf', 'true']);
     utimesSync(join(dir, 'src/orders.ts'), new Date('2026-11-04T10:00:00Z'), new Date('2026-11-04T10:00:00Z'));
     return dir;
   }
