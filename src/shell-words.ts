@@ -19,6 +19,11 @@ export function placeholder(what: string): string {
 /** A value shaped like placeholder()'s (`<phase>`): update refuses it as plain text. */
 export const PLACEHOLDER = /^<[^<>\n]+>$/;
 
+/** Whether a printed command passes a placeholder() as a flag's value (`--x='<phase>'`): update refuses it until the reader fills it in. */
+export function holdsPlaceholder(command: string): boolean {
+  return /(?<!:json)='<[^<>\n']+>'(?=\s|$)/.test(command);
+}
+
 // What text output shows escaped (one-line.ts: control, bidi and invisible characters, line and
 // paragraph separators): such a value cannot be printed as it is inside a command.
 const ESCAPED_IN_OUTPUT = NOT_ONE_LINE;

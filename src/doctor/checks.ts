@@ -14,7 +14,7 @@ import { readActionText, repairPlan } from '../protocol/repairable.js';
 import { fieldPlaces, listEntries } from '../protocol/field-places.js';
 import { pathArg } from '../store/paste-path.js';
 import type { Finding } from './types.js';
-import { markAllDeletedCommand, markGoneCommand, resaveCommand, splitGoneCommand, updateIt } from './fix-commands.js';
+import { fixFields, markAllDeletedCommand, markGoneCommand, resaveCommand, splitGoneCommand, updateIt } from './fix-commands.js';
 import { lookupVerified, type Evidence } from './evidence.js';
 import { mayPrecedeUnzonedSave, queuedAt, toSeconds, unzonedSave, type Unzoned } from './instants.js';
 import { broughtInBy, descendsFrom } from './after.js';
@@ -60,7 +60,7 @@ export function checkSchema(l: Loaded): Finding[] {
   const how = plan && [...(plan.command === null ? [] : [`fix: ${plan.command}`]), ...(plan.byHand.length ? [`by hand: ${plan.byHand.join('; ')}`] : [])].join('; ');
   return [
     ...v.errors.map((e): Finding => ({ level: 'error', check: 'schema', skill: l.skill, path: e.path, message: e.message })),
-    ...(plan === null ? [] : [{ level: 'info', check: 'schema', skill: l.skill, path: '', message: `the errors above are hand-written slips: drift is checked on the file as written; ${how}`, ...(plan.command === null ? {} : { fix: plan.command }) } satisfies Finding]),
+    ...(plan === null ? [] : [{ level: 'info', check: 'schema', skill: l.skill, path: '', message: `the errors above are hand-written slips: drift is checked on the file as written; ${how}`, ...fixFields(plan.command) } satisfies Finding]),
     // The validator's other warnings are bookkeeping (a blocker naming no row, blocked with no
     // blocker, a tripped budget gate: the protocol's signal, its policy the owner's): advice here,
     // as git contradicts none of it. An updated_at in the future skews every dating: drift's business.
@@ -819,7 +819,7 @@ export function checkGeneratedFiles(cp: Checkpoint, ctx: FileContext): (uncommit
         // what the entry stops counting it on, as for an edit. A named one is missing after it too.
         const fix = named.has(gone) ? null : resaveCommand(cp.skill);
         findings.push({
-          ...base, level: to ? changed : 'warning', path, ...(fix ? { fix } : {}),
+          ...base, level: to ? changed : 'warning', path, ...fixFields(fix),
           message: `${shown(gone)} (matched by ${shown(target.text)}) was ${to ? `renamed to ${to}` : 'deleted'} after the checkpoint was written (${by}); ${updateIt(fix)}`,
           evidence: { file: gone, missing: true, sha: removal.commit.sha, date: iso(removal.commit.time), ...(to ? { renamed_to: to } : {}) },
         });

@@ -2,7 +2,8 @@
 // the save a changed file asks for, or the note a missing file's entry needs. Pure.
 import { pathKeys } from '../protocol/path.js';
 import { textAssign } from '../protocol/repairable.js';
-import { pasteArg, placeholder } from '../shell-words.js';
+import { holdsPlaceholder, pasteArg, placeholder } from '../shell-words.js';
+import type { Finding } from './types.js';
 import { entryParts, goneNote, parseEntry } from './entries.js';
 
 /**
@@ -11,6 +12,12 @@ import { entryParts, goneNote, parseEntry } from './entries.js';
  */
 export function resaveCommand(skill: string): string {
   return `checkpoint update ${pasteArg(skill)} --progress_summary=${placeholder('what the change means for the work')}`;
+}
+
+/** Where a finding carries `command`: `fix` when it runs as printed, `fix_template` when a placeholder must be filled in first. */
+export function fixFields(command: string | null): Pick<Finding, 'fix' | 'fix_template'> {
+  if (command === null) return {};
+  return holdsPlaceholder(command) ? { fix_template: command } : { fix: command };
 }
 
 /**

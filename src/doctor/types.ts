@@ -14,6 +14,8 @@ export interface Finding {
   evidence?: { sha?: string; date?: string; file?: string; missing?: boolean; renamed_to?: string; url?: string; queued_at?: string };
   /** The command that fixes what the finding names, run in this checkout, when there is one (hand-written slips, landed work, a listed file gone: fix-commands.ts). */
   fix?: string;
+  /** A command the reader completes before running it: its `<…>` placeholders (a summary only they can write) are refused as they stand, so it is never `fix`. */
+  fix_template?: string;
   /** Set by doctor: whether this finding fails `--fail-on-warnings` (under --pushed: only what the push causes or carries). */
   blocks?: boolean;
 }

@@ -4,7 +4,7 @@
 import { spawnSync } from 'node:child_process';
 import { chmodSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { tempDir } from './repo.js';
+import { BIN, GIT_ENV, tempDir } from './repo.js';
 
 export interface Pasted {
   /** Each stub run, in order: the command's name, then its arguments exactly as the shell passed them. */
@@ -38,4 +38,17 @@ export function paste(lines: readonly string[], shell = '/bin/bash'): Pasted {
 /** Whether `line` parses in bash at all (`bash -n`). */
 export function parses(line: string): boolean {
   return spawnSync('/bin/bash', ['-n', '-c', line]).status === 0;
+}
+
+/**
+ * Runs `line` as printed through `sh` in `cwd`, with `checkpoint` on PATH the built CLI (as an
+ * installed package puts it there): whether the advice a command prints does what it says.
+ */
+export function pasteBuilt(cwd: string, line: string): { status: number | null; stdout: string; stderr: string } {
+  const bin = join(tempDir('cp-paste-bin-'), 'bin');
+  mkdirSync(bin);
+  writeFileSync(join(bin, 'checkpoint'), `#!/bin/sh\nexec ${JSON.stringify(process.execPath)} ${JSON.stringify(BIN)} "$@"\n`);
+  chmodSync(join(bin, 'checkpoint'), 0o755);
+  const r = spawnSync('/bin/sh', ['-c', line], { cwd, env: { ...GIT_ENV, PATH: `${bin}:${process.env.PATH ?? ''}` }, encoding: 'utf8' });
+  return { status: r.status, stdout: r.stdout, stderr: r.stderr };
 }

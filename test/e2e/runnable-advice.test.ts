@@ -1,0 +1,60 @@
+// The commands doctor and the pre-push hook print as a finding's fix, pasted as printed through
+// `sh` with the built CLI on PATH: each does what it says, and `fix` in --json runs as it is.
+import { afterEach, describe, expect, it } from 'vitest';
+import { assertBuilt, cleanup, commitAll, git, makeRepo, write } from '../helpers/repo.js';
+import { runCli } from '../helpers/in-process.js';
+import { pasteBuilt } from '../helpers/paste.js';
+
+const FILE = '.checkpoints/api.checkpoint.json';
+const dirs: string[] = [];
+afterEach(() => dirs.splice(0).forEach(cleanup));
+
+const ago = (minutes: number) => new Date(Date.now() - minutes * 60_000).toISOString().replace(/\.\d+Z$/, 'Z');
+
+type F = { level: string; check: string; path: string; message: string; fix?: string; fix_template?: string };
+
+function handKept(over: Record<string, unknown> = {}) {
+  return {
+    protocol_version: '1.1', skill: 'api', project: 'p', project_dir: '/x',
+    created_at: '2026-11-01T00:00:00Z', updated_at: ago(120),
+    phase: 'b', step: 's', status: 'in_progress', progress_summary: 'Real summary',
+    context_primer: { key_decisions: ['k'] },
+    progress_table: [{ id: 'p', label: 'P', status: 'in_progress' }],
+    next_actions: ['Go'],
+    ...over,
+  };
+}
+
+function repo(cp: Record<string, unknown>, files: Record<string, string> = {}): string {
+  assertBuilt();
+  const dir = makeRepo();
+  dirs.push(dir);
+  for (const [rel, text] of Object.entries(files)) write(dir, rel, text);
+  write(dir, FILE, `${JSON.stringify(cp)}\n`);
+  commitAll(dir, 'init', ago(119));
+  return dir;
+}
+
+const findingsOf = async (dir: string): Promise<F[]> => JSON.parse((await runCli(dir, ['doctor', '--json'])).stdout).findings;
+
+describe('doctor --json: fix runs as it is', () => {
+  it('a save whose summary only the reader can write is a fix_template, never a fix the CLI refuses (red team 64 r1 7)', async () => {
+    const dir = repo(handKept({ context_primer: { key_decisions: ['k'], generated_files: ['tests/*.test.ts'] } }), { 'tests/a.test.ts': 'a\n', 'tests/b.test.ts': 'b\n' });
+    git(dir, ['mv', 'tests/a.test.ts', 'tests/a.spec.ts']);
+    commitAll(dir, 'rename test', ago(60));
+    const renamed = (await findingsOf(dir)).find((f) => f.check === 'generated_files')!;
+    expect(renamed.message).toContain("update the checkpoint (`checkpoint update api --progress_summary='<what the change means for the work>'`)");
+    expect(renamed.fix).toBeUndefined();
+    expect(renamed.fix_template).toBe("checkpoint update api --progress_summary='<what the change means for the work>'");
+  });
+
+  it('a slip with no did-you-mean puts its placeholder in fix_template; every fix doctor gives runs through sh', async () => {
+    const dir = repo(handKept({ status: 'Zzz' }));
+    const slips = (await findingsOf(dir)).find((f) => f.check === 'schema' && f.level === 'info')!;
+    expect(slips.fix).toBeUndefined();
+    expect(slips.fix_template).toBe("checkpoint update api --status='<in_progress|blocked|complete|failed>'");
+    const typo = repo(handKept({ status: 'In Progress' }));
+    const fix = (await findingsOf(typo)).find((f) => f.check === 'schema' && f.level === 'info')!.fix!;
+    expect(pasteBuilt(typo, fix).status).toBe(0);
+  });
+});
