@@ -56,7 +56,8 @@ export function checkSchema(l: Loaded): Finding[] {
   const v = l.validation!;
   // Errors that are all hand-written slips: the file is checked for drift as status, next and resume read it.
   const notes = v.errors.length ? readable(l)?.notes ?? [] : [];
-  const plan = notes.length ? repairPlan(l.skill, notes) : null;
+  // Every slip: each is listed above, and the line promises the update that fixes them all.
+  const plan = notes.length ? repairPlan(l.skill, notes, Infinity) : null;
   const how = plan && [...(plan.command === null ? [] : [`fix: ${plan.command}`]), ...(plan.byHand.length ? [`by hand: ${plan.byHand.join('; ')}`] : [])].join('; ');
   return [
     ...v.errors.map((e): Finding => ({ level: 'error', check: 'schema', skill: l.skill, path: e.path, message: e.message })),

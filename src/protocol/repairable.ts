@@ -560,22 +560,23 @@ export function actionRepair(doc: unknown, i: number, texts?: () => LiteralTexts
   return notes[0] ?? null;
 }
 
-/** A fix names at most this many flags: a hand-edited table may hold a hundred slips (validate lists every one). */
+/** A read command's one-line note names at most this many flags: a hand-edited table may hold a hundred slips (validate lists every one). */
 export const MAX_FIX_FLAGS = 5;
 
 /**
- * How the first MAX_FIX_FLAGS of `notes` in `skill`'s checkpoint are fixed: the one exact
+ * How the first `limit` of `notes` in `skill`'s checkpoint are fixed: the one exact
  * `checkpoint update` (every word safe to paste; null when only hand edits can), the hand edits,
- * and whether more slips are left for validate to list.
+ * and whether more slips are left for validate to list. Doctor, which lists every slip and
+ * promises the update that fixes them all, asks for no limit.
  */
-export function repairPlan(skill: string, notes: readonly RepairNote[]): { command: string | null; byHand: string[]; more: boolean } {
-  const fixed = notes.slice(0, MAX_FIX_FLAGS);
+export function repairPlan(skill: string, notes: readonly RepairNote[], limit = MAX_FIX_FLAGS): { command: string | null; byHand: string[]; more: boolean } {
+  const fixed = notes.slice(0, limit);
   const flags = fixed.flatMap((r) => (r.fix === null ? [] : [r.fix]));
   return {
     command: flags.length ? `checkpoint update ${skill} ${flags.join(' ')}` : null,
     // The command's own write fixes what any write does: no hand edit named beside it.
     byHand: fixed.flatMap((r) => (r.byHand && !(r.anyWrite && flags.length) ? [r.byHand] : [])),
-    more: notes.length > MAX_FIX_FLAGS,
+    more: notes.length > limit,
   };
 }
 

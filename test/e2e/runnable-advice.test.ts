@@ -57,4 +57,18 @@ describe('doctor --json: fix runs as it is', () => {
     const fix = (await findingsOf(typo)).find((f) => f.check === 'schema' && f.level === 'info')!.fix!;
     expect(pasteBuilt(typo, fix).status).toBe(0);
   });
+
+  it('the slips line fixes every slip doctor lists, a numeric row id among them, not the first five (red team 64 r1 6)', async () => {
+    const dir = repo(handKept({
+      step: 3, status: 'done', progress_table: [{ id: 1, label: 'P', status: 'Done' }],
+      context_primer: { key_decisions: [8.0, 'W'] }, eval_scores: [{ rubric: 'q', score: 8, at: '2026-06-27' }], next_actions: [],
+    }));
+    const findings = await findingsOf(dir);
+    expect(findings.filter((f) => f.check === 'schema' && f.level === 'error')).toHaveLength(6);
+    const fix = findings.find((f) => f.check === 'schema' && f.level === 'info')!.fix!;
+    expect(fix).toContain("--progress_table.0.id='1'");
+    expect(pasteBuilt(dir, fix).status).toBe(0);
+    const after = await runCli(dir, ['validate']);
+    expect(after.code, after.stdout).toBe(0);
+  });
 });
