@@ -27,7 +27,11 @@ export const RANK_LABELS: Record<number, string> = {
   6: 'nothing queued',
 };
 
-/** Staleness thresholds by status, in days (failed never goes stale: it needs a human anyway). */
+/**
+ * Staleness thresholds by status, in days. Stale is a question about open work (the protocol's
+ * resume asks before continuing it): a complete skill goes stale only while it still queues
+ * next_actions (isStale); failed never does, it needs a human anyway.
+ */
 export const STALE_DAYS: Partial<Record<string, number>> = { in_progress: 7, complete: 14, blocked: 3 };
 
 // Whole words only ("sprint-2-gate", "gate_review", "Awaiting approval", "sign off"): as a bare
@@ -89,9 +93,12 @@ export function rankOf(cp: Checkpoint): number {
   // A blocker that may wait on the user ranks above plain work, as a blocked checkpoint does.
   if (cp.status === 'failed' || cp.status === 'blocked' || unclearBlockers(cp).length) return RANKS.failedOrBlocked;
   if (cp.status === 'in_progress') return isAtGate(cp) ? RANKS.atGate : RANKS.inProgress;
-  if (cp.status === 'complete' && Array.isArray(cp.next_actions) && cp.next_actions.length) return RANKS.completeWithQueue;
+  if (cp.status === 'complete' && queues(cp)) return RANKS.completeWithQueue;
   return RANKS.rest;
 }
+
+/** Whether the checkpoint queues any next action. */
+const queues = (cp: Checkpoint) => Array.isArray(cp.next_actions) && cp.next_actions.length > 0;
 
 export function ageDays(cp: Checkpoint, now: Date): number {
   return (now.getTime() - instantMs(cp.updated_at)) / DAY_MS;
@@ -99,6 +106,8 @@ export function ageDays(cp: Checkpoint, now: Date): number {
 
 export function isStale(cp: Checkpoint, now: Date): boolean {
   const limit = STALE_DAYS[cp.status];
+  // Finished with nothing queued: no work to pick up, so nothing to ask before picking it up.
+  if (cp.status === 'complete' && !queues(cp)) return false;
   return limit !== undefined && ageDays(cp, now) > limit;
 }
 

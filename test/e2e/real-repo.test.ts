@@ -162,9 +162,11 @@ describe.each(['native', 'isomorphic'] as const)('doctor on a long-lived reposit
     // The prose entry is a note; the out-of-enum status is an error (the file is invalid).
     expect(report.findings.find((f) => f.path === 'context_primer.generated_files[4]')?.level).toBe('info');
     expect(report.findings.filter((f) => f.level === 'error').map((f) => `${f.skill} ${f.path}`)).toEqual(['legacy status']);
-    // Stale complete checkpoints are advice, not drift; advice never blocks.
+    // A stale complete checkpoint still queueing work is advice, not drift; advice never blocks.
+    // One with nothing queued (site) is finished, not stale (red team 64 r1 4).
     expect(report.findings.filter((f) => f.level === 'advice').every((f) => !f.blocks)).toBe(true);
-    expect(report.findings.some((f) => f.level === 'advice' && f.skill === 'site' && f.check === 'stale')).toBe(true);
+    expect(report.findings.some((f) => f.level === 'advice' && f.skill === 'release' && f.check === 'stale')).toBe(true);
+    expect(report.findings.some((f) => f.skill === 'site' && f.check === 'stale')).toBe(false);
     // verified_for_sha prose with a skewed-date ancestor: no finding.
     expect(report.findings.filter((f) => f.check === 'verified_for_sha')).toEqual([]);
     expect(code).toBe(1); // the invalid legacy checkpoint
