@@ -126,6 +126,7 @@ export const COMMANDS: CommandSpec[] = [
     options: {
       'auto-rotate': { type: 'boolean', describe: 'when the file would pass 32 KiB, first rotate old telemetry into .checkpoints/history/ (config auto_rotate does the same)' },
       'allow-new-field': { type: 'boolean', describe: 'write a new top-level field whose name is a near miss of a protocol field or an option\'s name (refused otherwise, as a likely typo)' },
+      'keep-updated-at': { type: 'boolean', describe: 'a repair, not a save: keep updated_at as written, so what changed since the last save still counts as changed (the slip fixes doctor and status print pass it)' },
     },
     takesOps: true,
     examples: [

@@ -252,10 +252,11 @@ export const TOOLS: ToolSpec[] = [
         .max(MAX_UPDATE_OPS, `at most ${MAX_UPDATE_OPS} ops in one call: send the rest in further calls`),
       auto_rotate: z.boolean().optional().describe('rotate old telemetry first when the file would pass 32 KiB'),
       allow_new_field: z.boolean().optional().describe('write a new top-level field whose name is a near miss of a protocol field (refused otherwise, as a likely typo)'),
+      keep_updated_at: z.boolean().optional().describe('a repair, not a save: keep updated_at as written, so what changed since the last save still counts as changed'),
     },
     argv: (a) => [
       ...(a.ops as Parameters<typeof opFlag>[0][]).map(opFlag),
-      ...flags(a, { auto_rotate: 'auto-rotate', allow_new_field: 'allow-new-field' }),
+      ...flags(a, { auto_rotate: 'auto-rotate', allow_new_field: 'allow-new-field', keep_updated_at: 'keep-updated-at' }),
       ...rest(a.skill),
     ],
     summary: (d) => {

@@ -560,6 +560,9 @@ export function actionRepair(doc: unknown, i: number, texts?: () => LiteralTexts
   return notes[0] ?? null;
 }
 
+/** The update option a slip repair passes: it keeps the save's updated_at. */
+export const KEEP_UPDATED_AT = '--keep-updated-at';
+
 /** A read command's one-line note names at most this many flags: a hand-edited table may hold a hundred slips (validate lists every one). */
 export const MAX_FIX_FLAGS = 5;
 
@@ -572,8 +575,11 @@ export const MAX_FIX_FLAGS = 5;
 export function repairPlan(skill: string, notes: readonly RepairNote[], limit = MAX_FIX_FLAGS): { command: string | null; byHand: string[]; more: boolean } {
   const fixed = notes.slice(0, limit);
   const flags = fixed.flatMap((r) => (r.fix === null ? [] : [r.fix]));
+  // A repair, not a save: a stamp would date every change since the last save before it (drift
+  // silently "acknowledged"). Only an updated_at that is itself the slip needs the write's stamp.
+  const keep = notes.some((r) => r.path === 'updated_at') ? '' : ` ${KEEP_UPDATED_AT}`;
   return {
-    command: flags.length ? `checkpoint update ${skill} ${flags.join(' ')}` : null,
+    command: flags.length ? `checkpoint update ${skill} ${flags.join(' ')}${keep}` : null,
     // The command's own write fixes what any write does: no hand edit named beside it.
     byHand: fixed.flatMap((r) => (r.byHand && !(r.anyWrite && flags.length) ? [r.byHand] : [])),
     more: notes.length > limit,

@@ -136,7 +136,7 @@ describe('list and show', () => {
     const r = await runCli(dir, ['list']);
     expect(r.code).toBe(1);
     expect(r.stdout).toMatch(/^api {2}in_progress {2}build\/sprint-1 {2}\d+d ago$/m);
-    expect(r.stdout).toMatch(/^web {2}blocked-on-review {2}review\/PR 12 \(src\/x\.ts, docs\/\*\.md\) {2}\d+d ago {2}! slip: status: .*"blocked-on-review".*\(did you mean blocked\?\); fix: checkpoint update web --status=blocked '--blockers\+:json=\{"id":"b1","description":"blocked-on-review"\}'$/m);
+    expect(r.stdout).toMatch(/^web {2}blocked-on-review {2}review\/PR 12 \(src\/x\.ts, docs\/\*\.md\) {2}\d+d ago {2}! slip: status: .*"blocked-on-review".*\(did you mean blocked\?\); fix: checkpoint update web --status=blocked '--blockers\+:json=\{"id":"b1","description":"blocked-on-review"\}' --keep-updated-at$/m);
     const json = await runCli(dir, ['list', '--json']);
     expect(json.code).toBe(1);
     const rows = JSON.parse(json.stdout) as Doc[];

@@ -134,7 +134,7 @@ describe('a 2 MB phase, a long wide step, a long PM id: the status and list tabl
     const rows = r.stdout.trimEnd().split('\n');
     expect(rows[0]).toMatch(/^api {2}in_progress {2}review x+…\/auth {2}\S/);
     // A hand-written slip: read as status reads it, with the same fix line.
-    expect(rows[1]).toMatch(/^ops {2}blocked-on-review y+… {2}build\/auth {2}.*! slip: status: status "blocked-on-review y+…" \(\d+ characters\) is not one of in_progress\|blocked\|complete\|failed \(did you mean blocked\?\); by hand in \.checkpoints\/ops\.checkpoint\.json: before the fix, copy the reason its status gives \(5018 characters, too long to spell out here\) into a new blocker; fix: checkpoint update ops --status=blocked$/);
+    expect(rows[1]).toMatch(/^ops {2}blocked-on-review y+… {2}build\/auth {2}.*! slip: status: status "blocked-on-review y+…" \(\d+ characters\) is not one of in_progress\|blocked\|complete\|failed \(did you mean blocked\?\); by hand in \.checkpoints\/ops\.checkpoint\.json: before the fix, copy the reason its status gives \(5018 characters, too long to spell out here\) into a new blocker; fix: checkpoint update ops --status=blocked --keep-updated-at$/);
     expect(rows[2]).toMatch(/^web {2}in_progress {2}build\/写+… {2}\S/);
     for (const row of rows) expect(displayWidth(row.replace(/ {2}(✗ needs repair|! slip): .*/, '')), row.slice(0, 200)).toBeLessThanOrEqual(MAX_ROW);
   });

@@ -415,7 +415,7 @@ describe('hand-written slips (a status outside its enum, an action object withou
       const dir = repoWith([cp('api', over)]);
       const before = read(dir, '.checkpoints/api.checkpoint.json');
       const line = /fix: (checkpoint update api .*)$/m.exec((await runCli(dir, ['next'])).stdout)?.[1];
-      expect(line, String(over.status)).toBe(`checkpoint update api ${flags}`);
+      expect(line, String(over.status)).toBe(`checkpoint update api ${flags} --keep-updated-at`);
       expect(read(dir, '.checkpoints/api.checkpoint.json')).toBe(before);
       // Pasted into a shell as printed: the words update gets fix the file, the reason kept.
       const argv = paste([line!]).runs[0]!;
@@ -475,7 +475,7 @@ describe('hand-written slips (a status outside its enum, an action object withou
     // Other kinds by their words: not the user's, plain work as before.
     for (const [needs, meant] of [['bug fix', 'code_fix'], ['Vendor', 'external_dep'], ['external dependency', 'external_dep']]) {
       const dir = repoWith([cp('api', { blockers: [{ id: 'k', description: 'Stripe key', needs }] })]);
-      expect((await runCli(dir, ['next'])).stdout).toMatch(new RegExp(`^api \\(in progress\\)[\\s\\S]*--blockers\\.0\\.needs=${meant}$`, 'm'));
+      expect((await runCli(dir, ['next'])).stdout).toMatch(new RegExp(`^api \\(in progress\\)[\\s\\S]*--blockers\\.0\\.needs=${meant} --keep-updated-at$`, 'm'));
       expect((await runCli(dir, ['resume', 'api'])).code, needs).toBe(0);
     }
     // Written so no reader can tell whether it waits on the user: asked, not worked past.
@@ -503,7 +503,7 @@ describe('hand-written slips (a status outside its enum, an action object withou
     expect(status.stdout).toContain("■ b1: Waiting on the ops team's API key");
     expect(status.stdout).toContain('■ b3: CI is red [code_fix]');
     const fix = /fix: (checkpoint update api .*)$/m.exec(status.stdout)![1]!;
-    expect(fix).toBe(`checkpoint update api --blockers.0:json='{"id":"b1","description":"Waiting on the ops team'\\''s API key"}' --blockers.1.id=b3`);
+    expect(fix).toBe(`checkpoint update api --blockers.0:json='{"id":"b1","description":"Waiting on the ops team'\\''s API key"}' --blockers.1.id=b3 --keep-updated-at`);
     const resume = await runCli(dir, ['resume', 'api']);
     expect(resume.code, resume.stderr).toBe(0);
     expect(resume.stdout).toContain('Next: api first action');

@@ -1,7 +1,7 @@
 // The commands doctor and the pre-push hook print as a finding's fix, pasted as printed through
 // `sh` with the built CLI on PATH: each does what it says, and `fix` in --json runs as it is.
 import { afterEach, describe, expect, it } from 'vitest';
-import { assertBuilt, cleanup, commitAll, git, makeRepo, write } from '../helpers/repo.js';
+import { assertBuilt, cleanup, commitAll, git, makeRepo, read, write } from '../helpers/repo.js';
 import { runCli } from '../helpers/in-process.js';
 import { pasteBuilt } from '../helpers/paste.js';
 
@@ -52,7 +52,7 @@ describe('doctor --json: fix runs as it is', () => {
     const dir = repo(handKept({ status: 'Zzz' }));
     const slips = (await findingsOf(dir)).find((f) => f.check === 'schema' && f.level === 'info')!;
     expect(slips.fix).toBeUndefined();
-    expect(slips.fix_template).toBe("checkpoint update api --status='<in_progress|blocked|complete|failed>'");
+    expect(slips.fix_template).toBe("checkpoint update api --status='<in_progress|blocked|complete|failed>' --keep-updated-at");
     const typo = repo(handKept({ status: 'In Progress' }));
     const fix = (await findingsOf(typo)).find((f) => f.check === 'schema' && f.level === 'info')!.fix!;
     expect(pasteBuilt(typo, fix).status).toBe(0);
@@ -70,5 +70,34 @@ describe('doctor --json: fix runs as it is', () => {
     expect(pasteBuilt(dir, fix).status).toBe(0);
     const after = await runCli(dir, ['validate']);
     expect(after.code, after.stdout).toBe(0);
+  });
+
+  it('pasting the slips fix, then committing it, leaves a file changed since the save reported: a repair is not a save (red team 64 r1 1)', async () => {
+    const dir = repo(handKept({ status: 'In Progress', context_primer: { key_decisions: ['k'], generated_files: ['src/a.ts'] } }), { 'src/a.ts': 'export const a = 1;\n' });
+    write(dir, 'src/a.ts', 'export const a = 2; // teammate rewrote it\n');
+    commitAll(dir, 'rewrite a.ts', ago(60));
+    const changed = (fs: F[]) => fs.filter((f) => f.check === 'generated_files' && f.level === 'warning').map((f) => f.path);
+    const before = await findingsOf(dir);
+    expect(changed(before)).toEqual(['context_primer.generated_files[0]']);
+    const fix = before.find((f) => f.check === 'schema' && f.level === 'info')!.fix!;
+    const pasted = pasteBuilt(dir, fix);
+    expect(pasted.status, pasted.stderr).toBe(0);
+    const repaired = await findingsOf(dir);
+    expect(repaired.filter((f) => f.check === 'schema' && f.level === 'error')).toEqual([]);
+    expect(changed(repaired)).toEqual(['context_primer.generated_files[0]']);
+    commitAll(dir, 'checkpoint: fix the status');
+    expect(changed(await findingsOf(dir))).toEqual(['context_primer.generated_files[0]']);
+  });
+
+  it('--keep-updated-at refuses, file untouched, where there is no instant to keep; a slip in updated_at itself gets a fix that stamps it', async () => {
+    const dir = repo(handKept({ status: 'In Progress', updated_at: '2026-11-02T14:05:00.123456' }));
+    const before = read(dir, FILE);
+    const r = await runCli(dir, ['update', 'api', '--status=in_progress', '--keep-updated-at']);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain('--keep-updated-at: updated_at "2026-11-02T14:05:00.123456" is not an instant with its zone, so it cannot be kept as written');
+    expect(read(dir, FILE)).toBe(before);
+    const fix = (await findingsOf(dir)).find((f) => f.check === 'schema' && f.level === 'info')!.fix!;
+    expect(fix).toBe('checkpoint update api --status=in_progress');
+    expect((await runCli(dir, ['update', 'web', '--step=x', '--keep-updated-at'])).code).toBe(2);
   });
 });

@@ -12,7 +12,8 @@ import { COMMANDS, GLOBAL_OPTIONS } from '../spec.js';
 import { scaffoldCheckpoint, STAMPED_FIELDS, stampWrite } from '../../protocol/scaffold.js';
 import type { JsonObject, JsonValue } from '../../protocol/types.js';
 import { joinPath } from '../../protocol/path.js';
-import { fitsProtocolField, fitsSchemaAt, MAX_FILE_BYTES, splitAdvice, validateCheckpoint, warningLevel } from '../../protocol/validate.js';
+import { fitsProtocolField, fitsSchemaAt, MAX_FILE_BYTES, MAX_FUTURE_SKEW_MS, splitAdvice, validateCheckpoint, warningLevel } from '../../protocol/validate.js';
+import { instantMs, isIsoInstant } from '../../protocol/instant.js';
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { SCHEMA_FILE } from '../../protocol/schema.js';
@@ -53,6 +54,7 @@ export async function run(args: ParsedArgs, ctx: Context): Promise<number> {
         : `save it again with checkpoint pause ${skill} --context '<json>' (or --auto for its mechanical state); the checkpoint was not changed`,
     });
   }
+  const keepUpdatedAt = Boolean(args.options['keep-updated-at']);
   let created = false;
   let typeNotes: string[] = [];
   let rotated: RotateReport | null = null;
@@ -73,7 +75,11 @@ export async function run(args: ParsedArgs, ctx: Context): Promise<number> {
       typeNotes = [];
       const onTextOverTyped = ({ path, was, text }: { path: string; was: string; text: string }) =>
         typeNotes.push(`${path} was ${was}; ${shown(JSON.stringify(text))} is written as text (for a number or boolean: --${path}:json=<value>)`);
-      return stampWrite(applyUpdateOps(doc as JsonObject, ops, texts, { keepsType: current === null ? undefined : validWhereItStands(current), onTextOverTyped }), now, typeNotes, texts);
+      const kept = keepUpdatedAt ? savedAt(current as JsonObject | null, skill, spelling.caller === 'cli' ? '--keep-updated-at' : 'keep_updated_at', now) : null;
+      const next = stampWrite(applyUpdateOps(doc as JsonObject, ops, texts, { keepsType: current === null ? undefined : validWhereItStands(current), onTextOverTyped }), now, typeNotes, texts);
+      if (kept === null) return next;
+      // A repair of how the file is written: the save it repairs keeps its instant, and drift dated against it stands.
+      return Object.assign(next, kept);
     },
     refused: (doc, now) => rotationAdvice(root, skill, doc, now, args.options['auto-rotate'] ? '' : spelling.caller === 'mcp' ? ' (or send auto_rotate: true)' : ' (or pass --auto-rotate)'),
     // --auto-rotate / config auto_rotate: past MAX_FILE_BYTES, old telemetry goes to history first.
@@ -108,6 +114,19 @@ export async function run(args: ParsedArgs, ctx: Context): Promise<number> {
   if (rotation) ctx.out.out(`  auto-rotated ${rotation.moved} old log entr${rotation.moved === 1 ? 'y' : 'ies'} to ${rotation.history ?? 'history'} (${rotation.bytes_before} → ${rotation.bytes_after} bytes)`);
   for (const w of warnings) if (!topLevel.has(w.path)) ctx.out.err(`  ${warningLevel(w) === 'advice' ? 'advice ' : 'warning'} ${w.path}: ${w.message}`);
   return 0;
+}
+
+/**
+ * The updated_at a repair (--keep-updated-at) keeps: the file's own, which must be there and be
+ * an instant with its zone no more than a day ahead (one that is not needs the write's stamp).
+ */
+function savedAt(current: JsonObject | null, skill: string, flag: string, now: Date): { updated_at: string } {
+  const at = current?.updated_at;
+  const leaveOut = `leave ${flag} out (the write stamps the time of the write); the checkpoint was not changed`;
+  if (current === null) throw new CheckpointError('E_USAGE', `${flag}: ${skill} has no checkpoint yet, so no updated_at to keep`, { hint: leaveOut });
+  if (!isIsoInstant(at)) throw new CheckpointError('E_USAGE', `${flag}: updated_at ${at === undefined ? 'is missing' : `${shown(JSON.stringify(at))} is not an instant with its zone`}, so it cannot be kept as written`, { hint: leaveOut });
+  if (instantMs(at) - now.getTime() > MAX_FUTURE_SKEW_MS) throw new CheckpointError('E_USAGE', `${flag}: updated_at ${shown(at)} is more than a day in the future, so it cannot be kept`, { hint: leaveOut });
+  return { updated_at: at };
 }
 
 /**
