@@ -197,12 +197,12 @@ async function judgeTip(root: string, now: Date, repo: Evidence, tip: string, co
     const loose = l.file ? savedWithoutZone(l.file.value) : undefined;
     return loose === undefined ? [] : [[l.path, loose] as const];
   }));
-  // An invalid or conflicted checkpoint blocks when the push carries it (changes that file).
-  for (const l of loaded) {
-    const carried = touched.has(l.path);
+  // An invalid or conflicted checkpoint blocks when the push carries it (changes that file), or
+  // will carry it once reconciled (`exposed`, below).
+  const schemaOf = (l: (typeof loaded)[number], carried: boolean): Finding[] => {
     const dated = (f: Finding) => (f.check === 'schema' && f.path === 'updated_at' && sane.from.has(l.path) && /in the future/.test(f.message) ? datedFromWords(sane.from.get(l.path)!) : '');
-    out.push(...checkSchema(l).map((f) => ({ ...f, message: f.message + dated(f) + where, blocks: carried && (f.level === 'error' || f.level === 'warning') })));
-  }
+    return checkSchema(l).map((f) => ({ ...f, message: f.message + dated(f) + where, blocks: carried && (f.level === 'error' || f.level === 'warning') }));
+  };
   // Work a pushed commit lands while the tip's checkpoint still queues it, dated by when it was
   // queued, or placed after it by the commit graph (afterRecorded).
   const queued = await dateQueuedActions(root, history, valid);
@@ -235,7 +235,7 @@ async function judgeTip(root: string, now: Date, repo: Evidence, tip: string, co
     }, sec, first === null ? undefined : anchor!.queuedIn, known);
   };
   const evidence: Evidence = { ...NO_EVIDENCE, commits: [...commits], queued, thisRepo: repo.thisRepo, madeAfter };
-  for (const { rel, cp } of valid) out.push(...checkLandedWork(cp, evidence, rel).map((f) => ({ ...f, message: f.message + where, blocks: true })));
+  const landed = new Map(valid.map(({ rel, cp }) => [rel, checkLandedWork(cp, evidence, rel).map((f) => ({ ...f, message: f.message + where, blocks: true }))]));
   // verified_for_sha is judged against HEAD's history: only for a pushed HEAD that carries the checkpoint.
   if (repo.head !== null && tip.length === 40 && repo.head.sha === tip.toLowerCase()) {
     for (const { rel, cp } of valid) if (touched.has(rel)) out.push(...(await checkVerifiedSha(cp, repo)).map((f) => ({ ...f, message: f.message + where, blocks: f.level === 'warning' })));
@@ -254,7 +254,17 @@ async function judgeTip(root: string, now: Date, repo: Evidence, tip: string, co
   // started after it (from the work tree's later save, not committed yet; the walk_days bound) or a
   // shallow clone's boundary may hide some.
   const walkSince = (sec: number) => isHead && !repo.shallow && repo.walkedSince !== undefined && repo.walkedSince <= sec;
-  for (const { rel, cp } of valid) out.push(...(await checkTipFiles(root, history, trees, tip, cp, rel, { commits: own, atHead, head: repo.head?.sha ?? null, madeAfter, headMadeAfter: repo.madeAfter, walkSince, unzoned: unzoned.get(rel), afterSave: (r) => recorded.get(r) ?? (() => false), untracked, savedIn }, touched, where)));
+  const filesOf = (rel: string, cp: Checkpoint, carried: ReadonlySet<string>) => checkTipFiles(root, history, trees, tip, cp, rel, { commits: own, atHead, head: repo.head?.sha ?? null, madeAfter, headMadeAfter: repo.madeAfter, walkSince, unzoned: unzoned.get(rel), afterSave: (r) => recorded.get(r) ?? (() => false), untracked, savedIn }, carried, where);
+  const listed = new Map<string, Finding[]>();
+  for (const { rel, cp } of valid) listed.set(rel, await filesOf(rel, cp, touched));
+  // Reconciling what blocks (done --landed, a save after a changed file) changes the checkpoint,
+  // and the next push carries it: its other findings (a slip, a file renamed long ago, already on
+  // the remote) would block that push. Judged as carried now, so one refusal lists all a
+  // reconcile must fix and following its advice once lets the next push through.
+  const exposed = new Set(valid.filter(({ rel }) => !touched.has(rel) && [...landed.get(rel)!, ...listed.get(rel)!].some((f) => f.blocks)).map(({ rel }) => rel));
+  for (const { rel, cp } of valid) if (exposed.has(rel)) listed.set(rel, await filesOf(rel, cp, new Set([...touched, rel])));
+  for (const l of loaded) out.push(...schemaOf(l, touched.has(l.path) || exposed.has(l.path)));
+  for (const { rel } of valid) out.push(...landed.get(rel)!, ...listed.get(rel)!);
   return out;
 }
 

@@ -1,7 +1,7 @@
 // The commands doctor and the pre-push hook print as a finding's fix, pasted as printed through
 // `sh` with the built CLI on PATH: each does what it says, and `fix` in --json runs as it is.
 import { afterEach, describe, expect, it } from 'vitest';
-import { assertBuilt, cleanup, commitAll, git, makeRepo, read, write } from '../helpers/repo.js';
+import { assertBuilt, cleanup, commitAll, git, gitTry, initialized, makeRepo, read, withRemote, write } from '../helpers/repo.js';
 import { runCli } from '../helpers/in-process.js';
 import { pasteBuilt } from '../helpers/paste.js';
 
@@ -101,3 +101,35 @@ describe('doctor --json: fix runs as it is', () => {
     expect((await runCli(dir, ['update', 'web', '--step=x', '--keep-updated-at'])).code).toBe(2);
   });
 });
+
+describe('the pre-push hook: following its advice once lets the next push through', () => {
+  it('a landed PR in a checkpoint with a slip and a file renamed long ago: the first refusal names all three, and their fixes pasted as printed let the push through (red team 64 r1 2)', () => {
+    assertBuilt();
+    const dir = makeRepo();
+    dirs.push(dir);
+    withRemote(dir);
+    initialized(dir);
+    write(dir, 'src/old.ts', 'old\n');
+    write(dir, FILE, `${JSON.stringify(handKept({ status: 'In Progress', context_primer: { key_decisions: ['k'], generated_files: ['src/old.ts'] }, next_actions: ['Merge PR #5 after review', 'Write docs'] }))}\n`);
+    commitAll(dir, 'init', ago(119));
+    git(dir, ['mv', 'src/old.ts', 'src/new.ts']);
+    commitAll(dir, 'rename old', ago(110));
+    expect(gitTry(dir, ['push', '-q', '--no-verify', '-u', 'origin', 'main']).status).toBe(0);
+    git(dir, ['checkout', '-q', '-b', 'f5']);
+    write(dir, 'a.ts', 'a\n');
+    commitAll(dir, 'a', ago(90));
+    git(dir, ['checkout', '-q', 'main']);
+    git(dir, ['merge', '-q', '--no-ff', 'f5', '-m', 'Merge pull request #5 from acme/f5']);
+    const refused = gitTry(dir, ['push', 'origin', 'main']);
+    expect(refused.status).not.toBe(0);
+    const out = refused.stdout + refused.stderr;
+    expect(out.split('\n').filter((l) => l.endsWith('[blocks push]')).map((l) => l.trim().split(':')[0])).toEqual(['error   status', 'warning context_primer.generated_files[0]', 'warning next_actions[0]']);
+    const advice = [...out.matchAll(/`(checkpoint [^`]*)`/g), ...out.matchAll(/fix: (checkpoint .*)$/gm)].map((m) => m[1]!);
+    expect(advice).toHaveLength(3);
+    for (const line of advice) expect(pasteBuilt(dir, line).status, line).toBe(0);
+    commitAll(dir, 'chore: reconcile checkpoint');
+    const pushed = gitTry(dir, ['push', 'origin', 'main']);
+    expect(pushed.status, pushed.stdout + pushed.stderr).toBe(0);
+  });
+});
+
