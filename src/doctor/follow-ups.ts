@@ -1,7 +1,7 @@
 // Which work a queued action waits for or can only follow up: its landing is when the action can
 // start, not a sign it was done. Pure: reads the action's words; landed.ts reads the commits.
 import type { CommitInfo } from '../git/types.js';
-import { findLandings, workRefs, type Landing } from './landed.js';
+import { findLandings, plainRefs, workRefs, type Landing } from './landed.js';
 import { beforeLanding, contextWork, REF, REF_AFTER, REFS_AFTER } from './context-refs.js';
 import type { ThisRepo } from './repo-names.js';
 
@@ -211,9 +211,10 @@ export function actionLandings(text: string, commits: readonly CommitInfo[], aft
   const named = findLandings(text, commits, after, repo);
   if (named.length === 0) return { landings: [], open: [] };
   // The words are read only for an action something it names landed for: most never are.
-  const notItsWork = awaitedWork(text, repo);
-  for (const token of contextWork(text, repo)) notItsWork.add(token);
+  const words = plainRefs(text, repo);
+  const notItsWork = awaitedWork(words, repo);
+  for (const token of contextWork(words, repo)) notItsWork.add(token);
   const landings = named.filter((l) => !notItsWork.has(l.ref.token));
-  const open = landings.length ? workRefs(text, repo).filter((r) => !notItsWork.has(r.token) && !landings.some((l) => l.ref.token === r.token)).map((r) => r.token) : [];
+  const open = landings.length ? workRefs(words, repo).filter((r) => !notItsWork.has(r.token) && !landings.some((l) => l.ref.token === r.token)).map((r) => r.token) : [];
   return { landings, open };
 }

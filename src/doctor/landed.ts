@@ -204,6 +204,40 @@ export function workRefs(text: string, repo: ThisRepo = []): WorkRef[] {
 }
 
 /**
+ * `text` with each request of this repository written as a URL or path (`https://github.com/o/r/pull/5`,
+ * `pull/5`, `…/-/merge_requests/5`) or as GitHub's `o/r#5` rewritten in the words REF reads (`PR 5`,
+ * `MR !5`, `#5`): the words around a request are judged the same whatever form it is written in
+ * (red team 64: "Backport https://…/pull/5 to release/1.x" was read as redone by #5's merge, while
+ * "Backport #5 to release/1.x" was kept). Another repository's request is left as written.
+ */
+export function plainRefs(text: string, repo: ThisRepo = []): string {
+  if (!text.includes('/')) return text;
+  const edits: { from: number; to: number; as: string }[] = [];
+  const urls = (re: RegExp, as: string, other: (m: RegExpMatchArray) => boolean) => {
+    for (const m of text.matchAll(re)) {
+      if (m[4] === undefined || other(m)) continue;
+      // "…/pull/5" takes the URL before it along; a lone "pull/5" is itself.
+      const from = m[0].startsWith('/') ? m.index! - urlRunBefore(text, m.index!).length : m.index!;
+      edits.push({ from, to: m.index! + m[0].length, as: `${as}${m[4]}` });
+    }
+  };
+  urls(PR_RE, 'PR ', (m) => repo.length > 0 && otherRepos(text, m, m[4]!, repo));
+  urls(MR_RE, 'MR !', (m) => repo.length > 0 && otherProjects(text, m, repo));
+  if (repo.length && text.includes('#')) {
+    for (const m of text.matchAll(REPO_REF_RE)) if (repo.some((r) => r.path === m[1]!.toLowerCase())) edits.push({ from: m.index, to: m.index + m[0].length, as: `#${m[2]!}` });
+  }
+  if (!edits.length) return text;
+  let out = '';
+  let end = 0;
+  for (const e of edits.sort((a, b) => a.from - b.from)) {
+    if (e.from < end) continue;
+    out += text.slice(end, e.from) + e.as;
+    end = e.to;
+  }
+  return out + text.slice(end);
+}
+
+/**
  * Whether `text` may name work whatever this repository's remotes are: a reference workRefs reads
  * without them, or an "owner/repo#12" (this repository's PR when a remote names it).
  */

@@ -5,7 +5,7 @@
 // and `done --landed` (which picks its engine itself) records only it; doctor and next in both git engines.
 import { afterEach, describe, expect, it } from 'vitest';
 import { runCli } from '../helpers/in-process.js';
-import { cleanup, commitAll, makeRepo, mergePullRequest, read, write } from '../helpers/repo.js';
+import { cleanup, commitAll, git, makeRepo, mergePullRequest, read, write } from '../helpers/repo.js';
 
 const dirs: string[] = [];
 afterEach(() => dirs.splice(0).forEach(cleanup));
@@ -76,5 +76,34 @@ describe.each(['native', 'isomorphic'] as const)('an action naming a landed PR a
     const next = await runCli(dir, ['next', '--engine', engine]);
     expect(next.stdout).toContain(`→ ${CONTEXT[0]}`);
     expect(next.stdout).not.toContain('skipped');
+  });
+});
+
+// Red team 64 (r9): "Backport #5 to release/1.x" waits for #5's merge, and was kept; the same
+// words naming #5 by its URL or as "acme/proj#5" were called landed (doctor warned, next skipped
+// them). The action's words are judged the same whatever form names the request.
+describe('a follow-up naming its PR by URL or owner/repo#N (red team 64 r9)', () => {
+  const FOLLOW_UPS = [
+    'Backport https://github.com/acme/proj/pull/5 to release/1.x',
+    'Follow up on acme/proj#5',
+    'Backport #5 to release/1.x',
+    'Cherry-pick https://github.com/acme/proj/pull/5/files into v2',
+  ];
+  const LANDS = 'Merge https://github.com/acme/proj/pull/5';
+
+  it('is kept when #5 merged, in doctor and next; the merge itself, so written, is landed', async () => {
+    const dir = makeRepo();
+    dirs.push(dir);
+    git(dir, ['remote', 'add', 'origin', 'https://github.com/acme/proj.git']);
+    write(dir, 'src/parser/grammar.ts', 'export const grammar = 1;\n');
+    write(dir, CP, checkpointText([LANDS, ...FOLLOW_UPS]));
+    commitAll(dir, 'checkpoint: api', '2026-09-14T10:02:00Z');
+    mergePullRequest(dir, { n: 5, branch: 'acme/f5', files: { 'src/a.ts': 'export const a = 1;\n' }, subject: 'a', at: '2026-09-15T09:00:00Z', mergedAt: '2026-09-15T11:00:00Z' });
+
+    const doctor = JSON.parse((await runCli(dir, ['doctor', '--json'])).stdout);
+    expect(doctor.findings.filter((f: { check: string }) => f.check === 'landed').map((f: { path: string }) => f.path)).toEqual(['next_actions[0]']);
+    const next = JSON.parse((await runCli(dir, ['next', '--json'])).stdout).next;
+    expect(next.text).toBe(FOLLOW_UPS[0]);
+    expect(next.skipped_as_landed.map((s: { text: string }) => s.text)).toEqual([LANDS]);
   });
 });
