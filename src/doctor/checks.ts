@@ -21,7 +21,7 @@ import { broughtInBy, descendsFrom } from './after.js';
 import { actionLandings } from './follow-ups.js';
 import { waitLandings } from './blocker-waits.js';
 import { withActionRefs, workTexts } from '../protocol/action-refs.js';
-import { bracketsOnly, commitToken, entryNote, entryParts, globBase, goneNote, hasGlob, HOME_PATH, isGuessedCommitToken, parseEntry, plannedNote, proseParts, underProjectName, WINDOWS_ABSOLUTE, type EntryTarget } from './entries.js';
+import { bracketsOnly, commitToken, entryNote, entryParts, globBase, goneNote, hasGlob, HOME_PATH, isGuessedCommitToken, madeLater, parseEntry, plannedNote, proseParts, underProjectName, WINDOWS_ABSOLUTE, type EntryTarget } from './entries.js';
 import { globMatcher } from '../glob.js';
 import { matchGlob, type OddMatch } from './match-files.js';
 import { gainedFiles } from './gained.js';
@@ -697,7 +697,7 @@ export function checkGeneratedFiles(cp: Checkpoint, ctx: FileContext): (uncommit
     const gone = goneNote(entry);
     // "docs/api.md — to write": not made yet, as it says, unless git or the work tree shows it was.
     const planned = plannedNote(entry);
-    const notYet: Finding | undefined = planned === null ? unknown : { ...base, level: 'info', path, message: `${shown(rel)} is not made yet, as its entry says (${shown(planned)}); not checked`, evidence: { file: rel } };
+    const notYet: Finding | undefined = planned === null ? unknown : { ...base, level: 'info', path, message: `${shown(rel)} is not made${madeLater(planned) ? ' yet' : ''}, as its entry says (${shown(planned)}); not checked`, evidence: { file: rel } };
     return gone === null ? missingFile(rel, path, cp, ctx, mark, notYet) : { ...base, level: 'info', path, message: `${shown(rel)} is missing, as its entry says (${shown(gone)}); not checked`, evidence: { file: rel } };
   };
   const targets = generatedTargets(cp, ctx.root, undefined, exists);

@@ -194,12 +194,21 @@ const GONE = /^(?:(?:file|now|was|has\s+been|been|since|intentionally|deliberate
  */
 const GONE_OTHERWISE = /^(?:(?:now|since|was|is|been|has\s+been)\s+)?(?:no\s+longer\s+(?:needed|used|exists?|there|present)|not\s+needed(?:\s+any\s*more)?|replaced\s+(?:by|with)|(?:merged|folded|split)\s+into|now\s+(?:at\s+|in\s+)?[\w.@-]*\/[\w./@-]*|deprecated\s*(?:,|and)\s*(?:deleted|removed|dropped))(?=\s*$|[\s,;.)\]\u2014\u2013-])/i;
 
+/** What may follow a note's word of the file not made: its end, a clause's break, a word placing it ("to write in phase 3", "N/A for this repo"). */
+const NOT_MADE_END = String.raw`(?=\s*$|\s*[,;.)\]\u2014\u2013-]|\s+(?:in|by|on|at|for|after|once|when|next|later)\b)`;
 /**
  * A note saying the file is not made yet: "to write", "to be created in phase 3", "planned",
- * "not yet written", "TODO", "pending", "next"; never one about work on a file that exists ("pending
- * review", "TODO: add tests").
+ * "not yet written", "TODO", "pending", "next", "deferred"; never one about work on a file that
+ * exists ("pending review", "TODO: add tests").
  */
-const PLANNED = /^(?:(?:still|yet)\s+)?(?:to\s+(?:be\s+)?(?:written|write|created|create|added|add|made|make|generated|generate)|todo|to-do|to\s+do|planned|not\s+(?:yet\s+)?(?:written|created|made|started|added|generated)(?:\s+yet)?|will\s+be\s+(?:written|created|added|generated)|coming(?:\s+soon)?|upcoming|(?:up\s+)?next|pending|tbd)(?=\s*$|\s*[,;.)\]\u2014\u2013-]|\s+(?:in|by|on|at|for|after|once|when|next|later)\b)/i;
+const PLANNED = new RegExp(String.raw`^(?:(?:still|yet)\s+)?(?:to\s+(?:be\s+)?(?:written|write|created|create|added|add|made|make|generated|generate)|todo|to-do|to\s+do|planned|not\s+(?:yet\s+)?(?:written|created|made|started|added|generated)(?:\s+yet)?|will\s+be\s+(?:written|created|added|generated)|coming(?:\s+soon)?|upcoming|(?:up\s+)?next|pending|tbd|deferred|postponed|on\s+hold)` + NOT_MADE_END, 'i');
+/**
+ * A note saying the file is not to be made at all: "N/A", "not applicable", "skipped", "won't do",
+ * "cancelled", "out of scope", "optional", "never created" (red team 64: these were missing files
+ * while "(not needed)" and "(TBD)" were notes). Read as a plan is: a note while no commit made the
+ * file, its deletion drift once one did.
+ */
+const NOT_MEANT = new RegExp(String.raw`^(?:(?:intentionally|deliberately)\s+)?(?:n\/a|not\s+(?:applicable|relevant|required|necessary|wanted|doing)|unnecessary|unneeded|optional|skip(?:ped)?|won['\u2019]?t\s+(?:do|fix|make|create|add|write|need)|will\s+not\s+(?:do|make|create|add|write|be\s+(?:done|made|created|added|written|needed))|cancell?ed|out[\s-]+of[\s-]+scope|de-?scoped|abandoned|never\s+(?:created|made|written|added|generated|needed|built))` + NOT_MADE_END, 'i');
 
 /**
  * The clauses of a note, for a word on the file's fate after others: "obsolete, removed", "dead
@@ -214,10 +223,15 @@ export function goneNote(entry: string): string | null {
   return note.split(CLAUSE_BREAK).some((clause) => GONE.test(clause) || GONE_OTHERWISE.test(clause)) ? note : null;
 }
 
-/** An entry's note when it says the file is not made yet ("to write"), else null. */
+/** An entry's note when it says the file is not made, yet ("to write") or at all ("N/A"), else null. */
 export function plannedNote(entry: string): string | null {
   const note = entryNote(entry);
-  return PLANNED.test(note) ? note : null;
+  return PLANNED.test(note) || NOT_MEANT.test(note) ? note : null;
+}
+
+/** Whether a note plannedNote read says the file is still to be made ("to write"), not that it never will be ("N/A"). */
+export function madeLater(note: string): boolean {
+  return PLANNED.test(note);
 }
 
 /**

@@ -607,6 +607,30 @@ describe('files the checkpoint says are not made yet', () => {
   });
 });
 
+describe('files the checkpoint says are not made at all (red team 64 r10)', () => {
+  // "(not needed)" and "(TBD)" were notes while "(N/A)", "(skipped)", "(won't do)"... were missing files.
+  const NOTES = ['N/A', 'skipped', "won't do", 'cancelled', 'not applicable', 'never created', 'optional', 'out of scope', 'N/A for this repo'];
+  it('an entry noted "N/A", "skipped", "won\'t do"... is a note while no commit made it; "(deferred)" is a plan; a note that says no such thing on a file git deleted is drift', async () => {
+    const dir = published('api', handKept(['src/a.ts']), SOURCES);
+    listFiles(dir, ['src/a.ts', ...NOTES.map((n, i) => `ci/${i}.yml (${n})`), 'ci/later.yml (deferred)', 'src/b.ts (generated)', 'ci/made.yml (skipped)'], { updated_at: '2026-03-20T09:00:00Z' });
+    commitAll(dir, 'cp: list the CI files', '2026-03-20T09:01:00Z');
+    // Made after all, then deleted: the note no longer excuses it.
+    write(dir, 'ci/made.yml', 'on: push\n');
+    commitAll(dir, 'Add the made workflow', '2026-03-20T10:00:00Z');
+    git(dir, ['rm', '-q', 'src/b.ts', 'ci/made.yml']);
+    commitAll(dir, 'Drop b', '2026-03-21T09:00:00Z');
+    for (const engine of ENGINES) {
+      const found = await fileFindings(dir, engine);
+      expect(found.map((f) => `${f.level} ${f.message}`), engine).toEqual([
+        ...NOTES.map((n, i) => `info ci/${i}.yml is not made, as its entry says (${n}); not checked`),
+        'info ci/later.yml is not made yet, as its entry says (deferred); not checked',
+        expect.stringMatching(/^warning src\/b\.ts is missing: deleted in [0-9a-f]{7} "Drop b"/),
+        expect.stringMatching(/^warning ci\/made\.yml is missing: deleted in [0-9a-f]{7} "Drop b"/),
+      ]);
+    }
+  });
+});
+
 describe('ignored build outputs not built here (a fresh clone, CI)', () => {
   it('a listed file or folder git ignores that the work tree lacks is a note, not missing; a push carrying the checkpoint is not refused', async () => {
     const dir = published('api', handKept(['src/a.ts']), { ...SOURCES, '.gitignore': 'dist/\nbuild/\n*.log\n' });
