@@ -143,6 +143,31 @@ describe('which files are "for this step" (red team 12-07)', () => {
   });
 });
 
+describe('an entry doctor reads as a note, naming no file (red team 64 r11)', () => {
+  it('is no file to read in text or --json, nor counts toward the cap; a URL stays, and a bare name git shows deleted is still marked', () => {
+    const dir = makeRepo();
+    dirs.push(dir);
+    const names = Array.from({ length: 12 }, (_, i) => `src/limit${String(i + 1).padStart(2, '0')}.ts`);
+    for (const f of [...names, 'Makefile']) write(dir, f, 'x\n');
+    const notes = ['none yet', 'N/A', 'see PR 44', '~~src/old.ts~~ (replaced)', 'https://example.com/design'];
+    write(dir, '.checkpoints/api.checkpoint.json', `${JSON.stringify({
+      protocol_version: '1.1', skill: 'api', project: 'shop', project_dir: '.', created_at: ago(30), updated_at: ago(20),
+      phase: 'build', step: 'rate-limit', status: 'in_progress', progress_summary: 'Limiter.',
+      context_primer: { generated_files: [...notes, ...names, 'Makefile'] }, next_actions: ['Run tests'],
+    })}\n`);
+    commitAll(dir, 'checkpoint: api', ago(19));
+    git(dir, ['rm', '-q', 'Makefile']);
+    commitAll(dir, 'Drop the Makefile', ago(10));
+    const out = cli(dir, ['resume', 'api']);
+    expect(out.code, out.stderr).toBe(0);
+    const listed = out.stdout.slice(out.stdout.indexOf('Files for this step:')).split('\n').slice(1).filter((l) => l.startsWith('  ') && !l.includes('(marked:'));
+    expect(listed.map((l) => l.trim())).toEqual([notes[4], ...names.slice(0, 10), expect.stringMatching(/^Makefile — deleted in [0-9a-f]{7}$/), '… and 2 more: checkpoint show api']);
+    const json = JSON.parse(cli(dir, ['resume', 'api', '--json']).stdout);
+    expect(json.files).toEqual([notes[4], ...names.slice(0, 10), 'Makefile']);
+    expect(json.files_left_out).toBe(2);
+  });
+});
+
 describe('a listed file that leads out of the repository (red team 12-07)', () => {
   /** A clone's checkpoint listing, beside its own files, committed links out and paths outside. */
   function hostile(files: string[]): string {

@@ -138,7 +138,9 @@ export async function run(args: ParsedArgs, ctx: Context): Promise<number> {
   const gone = listed.length ? await filesGone({ root, now: ctx.now, skill: top!.skill, engine: engineArg(args) }, agenda.historyError === null ? ctx.out.err : null) : [];
   const outside = listed.length ? (await import('../../read/outside-files.js')).outsideFiles(top!.meant, root) : [];
   const marks = marksByPath(gone, outside);
-  const { files, more } = relevantFiles(top!.meant, listed, marks);
+  // An entry doctor reads as a note ("none yet", "N/A") is no file to read, unless marked (a file gone, a path out).
+  const notes = listed.length ? (await import('../../read/note-entries.js')).noteEntries(top!.meant, root) : new Set<string>();
+  const { files, more } = relevantFiles(top!.meant, listed.filter((f) => !notes.has(f.path) || marks.goneOf.has(f.path) || marks.outsideOf.has(f.path)), marks);
   const orientation = orient(root, top!, ctx.now, needsUser(top!), files, more, marks);
   // Left out of the ranking but named where the session reads, not on stderr alone.
   const repairLines = unreadable.length ? needsRepairLines(agenda) : [];
