@@ -211,6 +211,8 @@ export interface OutOfRepo {
   kind: 'outside' | 'symlink-out' | 'not-a-file';
   /** In a reader's words: "outside the repository", "in the git folder", "a symlink out of the repository", "a FIFO, not a plain file". */
   note: string;
+  /** For "/src/a.ts": the same path from the repository's top, a file after all when git knows it (doctor finds it gone). */
+  fromTop?: string;
 }
 
 /**
@@ -229,7 +231,7 @@ export function outOfRepo(t: GeneratedTarget, root: string, exists: Exists): Out
   };
   const { target } = t;
   // A file:// URL is a path as written another way ("file:///home/me/.ssh/id_rsa"): outside when its path is.
-  if (target.kind === 'note') return target.url !== undefined && fileUrlOutside(target.url, root) ? outside(target.url) : null;
+  if (target.kind === 'note') return target.outside !== undefined ? { ...outside(target.outside), fromTop: target.name! } : target.url !== undefined && fileUrlOutside(target.url, root) ? outside(target.url) : null;
   if (target.kind === 'pattern') {
     if (!target.alternatives.some((a) => repoRelative(root, a) !== null)) return outside(target.text);
     const found = resolvePattern(root, target.alternatives, exists);
@@ -387,7 +389,7 @@ function readTargets(cp: Checkpoint, root: string, entries: Map<string, Omit<Gen
       let resolved = entries.get(key);
       if (!resolved) {
         const parsed = parseEntry(part, exists);
-        const target = inCheckout(parsed, mapped);
+        const target = fromRepoTop(inCheckout(parsed, mapped), root, existsRel);
         entries.set(key, (resolved = { target, rel: target.kind === 'path' ? repoRelative(root, target.path) : null }));
       }
       return { path, entry, part: part.trim(), ...resolved, ...(prose ? { prose: true as const } : {}) };
@@ -461,6 +463,28 @@ function inCheckout(target: EntryTarget, mapped: (path: string) => string): Entr
   if (target.kind === 'path') return { kind: 'path', path: mapped(target.path) };
   if (target.kind === 'pattern') return { ...target, alternatives: target.alternatives.map(mapped) };
   return target;
+}
+
+/**
+ * A path written from the repository's top with a leading slash ("/src/a.ts"), naming no file of
+ * this checkout (red team 64: its deletion was never reported): read from the top when the work
+ * tree has it there, else a name git is asked about, as a bare name is ("src/a.ts", a note saying
+ * it lies outside the repository when git knows no such file). A path into this checkout, the
+ * checkout itself, or one into the git folder is left as it is; nothing outside is looked at.
+ */
+export function fromRepoTop(target: EntryTarget, root: string, exists: (rel: string) => boolean): EntryTarget {
+  if (target.kind !== 'path') return target;
+  const rel = repoTopPath(root, target.path);
+  if (rel === null) return target;
+  return exists(rel) ? { kind: 'path', path: rel } : { kind: 'note', name: rel, outside: target.path };
+}
+
+/** "/src/a.ts" outside this checkout read from the repository's top (`src/a.ts`); null for any other path. */
+export function repoTopPath(root: string, path: string): string | null {
+  if (sep !== '/' || !path.startsWith('/') || path.startsWith('//')) return null;
+  const asWritten = resolve(path);
+  if (asWritten === root || asWritten.startsWith(`${root}/`)) return null;
+  return repoRelative(root, path.slice(1));
 }
 
 /**
@@ -734,7 +758,7 @@ export function checkGeneratedFiles(cp: Checkpoint, ctx: FileContext): (uncommit
     const { path, entry, target, rel, prose } = t;
     if (target.kind === 'note') {
       const what = target.struck !== undefined ? 'is struck out (crossed off the list)' : target.excluded ? 'is an exclusion (a pattern to leave out), not a file' : target.url === undefined ? 'names no file' : `names a URL${target.url === entry.trim() ? '' : ` (${shown(target.url)})`}, not a file in this checkout`;
-      const note: Finding = { ...base, level: 'info', path, message: `${quoted(entry)} ${what}; read as a note, not checked` };
+      const note: Finding = target.outside === undefined ? { ...base, level: 'info', path, message: `${quoted(entry)} ${what}; read as a note, not checked` } : namesNoRepoFile(base, path, entry, false);
       // A bare name ("Makefile") is a file when git knows it: judged as any missing file, else a note.
       findings.push(target.name === undefined ? note : missingNamed(target.name, path, entry, markOf(t), note));
       continue;

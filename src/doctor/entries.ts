@@ -12,8 +12,10 @@ export type EntryTarget =
    * "LICENSE", "TBD"): a file only if git knows it (HEAD, the index, or a commit removed it).
    * `url`: the entry is a URL ("https://…", "file:///…"), kept as written. `struck`: the entry is
    * struck out as Markdown writes it ("~~src/old.ts~~ (replaced)"): crossed off the list, the text crossed.
+   * `outside`: an absolute path outside this checkout ("/src/a.ts"), as written; `name` is the
+   * same path from the repository's top, a file only if git knows it.
    */
-  | { kind: 'note'; name?: string; url?: string; struck?: string; excluded?: true };
+  | { kind: 'note'; name?: string; url?: string; struck?: string; excluded?: true; outside?: string };
 
 /**
  * Separators after which the rest of an entry is a note: " (", " [", " — ", " – ", " - ", " -- ",

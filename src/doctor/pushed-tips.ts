@@ -14,7 +14,7 @@ import { validateCheckpoint } from '../protocol/validate.js';
 import { numberTextIn } from '../protocol/format.js';
 import { MAX_READ_BYTES, parseCheckpointText } from '../store/checkpoints.js';
 import { isMisnamedCheckpoint, misnamedProblem, misnamedStem, skillFromFileName } from '../store/skill-name.js';
-import { checkLandedWork, checkSchema, checkVerifiedSha, fromProjectDir, ignoredListed, inProjectFolder, notAFile, projectNames, projectSubfolder, repoRelative, type Untracked } from './checks.js';
+import { checkLandedWork, checkSchema, checkVerifiedSha, fromProjectDir, fromRepoTop, ignoredListed, inProjectFolder, notAFile, projectNames, projectSubfolder, repoRelative, repoTopPath, type Untracked } from './checks.js';
 import { projectEntry } from '../store/safe-fs.js';
 import { entryLookups, entryPartCandidates, entryParts, globBase, goneNote, hasGlob, parseEntry, plannedNote, underProjectName, type EntryTarget } from './entries.js';
 import { gainedFiles } from './gained.js';
@@ -344,7 +344,7 @@ function tipLookups(root: string, cp: Checkpoint): { entries: ListEntry[]; direc
   // One written from the folder above the project ("demo/src/a.ts") may name its rest (inProjectFolder).
   const rests = candidates.flatMap((c) => underProjectName(c, names) ?? []);
   const looked = [...new Set([...candidates, ...rests].flatMap((c) => {
-    const r = repoRelative(root, direct(c));
+    const r = repoRelative(root, direct(c)) ?? repoTopPath(root, direct(c));
     return r === null || r.split('/').includes('..') ? [] : [r];
   }))];
   // A package's checkpoint kept at the top (project_dir packages/app) may name each in its folder.
@@ -439,7 +439,10 @@ async function checkTipFiles(root: string, history: GitHistory, trees: TipTrees,
   // Patterns are judged once every literal entry has been: a file one names is reported under it.
   const patterns: { target: Extract<EntryTarget, { kind: 'pattern' }>; path: string; entry: string }[] = [];
   for (const { part, path, entry } of parts) {
-    const parsed = parseEntry(part, inTip);
+    const written = parseEntry(part, inTip);
+    // "/src/a.ts" outside this checkout: read from the top, as the work tree's check reads it.
+    const fromTop = written.kind === 'path' ? fromRepoTop({ kind: 'path', path: mapped(written.path) }, root, (r) => tree.has(r)) : written;
+    const parsed = fromTop.kind === 'path' && written.kind === 'path' && fromTop.path === mapped(written.path) ? written : fromTop;
     // A bare name ("Makefile") the tip lacks is a file when a pushed commit changed it.
     const target = parsed.kind === 'note' && parsed.name !== undefined && touched.has(parsed.name) ? { kind: 'path' as const, path: parsed.name } : parsed;
     if (target.kind === 'pattern') {

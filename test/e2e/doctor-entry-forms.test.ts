@@ -631,6 +631,33 @@ describe('files the checkpoint says are not made at all (red team 64 r10)', () =
   });
 });
 
+describe('a path from the repository\'s top written with a leading slash (red team 64 r12)', () => {
+  it('"/src/a.ts" outside this checkout is src/a.ts when git knows it: its deletion is drift, here and pushed; a real path outside, or one git never knew, is still not checked', async () => {
+    const dir = published('api', handKept(['src/a.ts']), SOURCES);
+    listFiles(dir, ['/src/a.ts', '/src/b.ts', '/etc/hosts', '/src/never.ts', '/.git/config'], { updated_at: '2026-03-20T09:00:00Z' });
+    commitAll(dir, 'cp: list from the top', '2026-03-20T09:01:00Z');
+    for (const engine of ENGINES) {
+      const found = await fileFindings(dir, engine, ['--fail-on-warnings']);
+      expect(found.map((f) => `${f.level} ${f.message}`), engine).toEqual([
+        'info "/etc/hosts" names a path outside the repository; not checked',
+        'info "/src/never.ts" names a path outside the repository; not checked',
+        'info "/.git/config" names a path outside the repository; not checked',
+      ]);
+    }
+    git(dir, ['rm', '-q', 'src/a.ts']);
+    commitAll(dir, 'Drop a', '2026-03-21T09:00:00Z');
+    for (const engine of ENGINES) {
+      const found = await fileFindings(dir, engine);
+      expect(found.filter((f) => f.level === 'warning').map((f) => f.message), engine).toEqual([
+        expect.stringMatching(/^src\/a\.ts is missing: deleted in [0-9a-f]{7} "Drop a"; update the checkpoint \(`checkpoint update api --context_primer\.generated_files\.0='\/src\/a\.ts \(deleted\)'`\) or restore the file$/),
+      ]);
+    }
+    const r = await judgedPush(dir);
+    expect(r.out).toMatch(/src\/a\.ts is missing.*\[blocks push\]/);
+    expect(r.status).not.toBe(0);
+  });
+});
+
 describe('ignored build outputs not built here (a fresh clone, CI)', () => {
   it('a listed file or folder git ignores that the work tree lacks is a note, not missing; a push carrying the checkpoint is not refused', async () => {
     const dir = published('api', handKept(['src/a.ts']), { ...SOURCES, '.gitignore': 'dist/\nbuild/\n*.log\n' });

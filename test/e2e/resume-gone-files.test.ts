@@ -168,6 +168,26 @@ describe('an entry doctor reads as a note, naming no file (red team 64 r11)', ()
   });
 });
 
+describe('a path from the repository\'s top written with a leading slash (red team 64 r12)', () => {
+  it('"/src/a.ts" git shows deleted is marked gone, not as a path out; "/etc/hosts" is still not read', async () => {
+    const dir = makeRepo();
+    dirs.push(dir);
+    write(dir, 'src/a.ts', 'x\n');
+    write(dir, '.checkpoints/api.checkpoint.json', `${JSON.stringify({
+      protocol_version: '1.1', skill: 'api', project: 'shop', project_dir: '/home/claude/shop', created_at: ago(30), updated_at: ago(20),
+      phase: 'build', step: 'limits', status: 'in_progress', progress_summary: 'Limiter.',
+      context_primer: { generated_files: ['/src/a.ts', '/etc/hosts'] }, next_actions: ['Run tests'],
+    })}\n`);
+    commitAll(dir, 'checkpoint: api', ago(19));
+    git(dir, ['rm', '-q', 'src/a.ts']);
+    commitAll(dir, 'Drop a', ago(10));
+    const json = JSON.parse((await runCli(dir, ['resume', 'api', '--json'])).stdout);
+    expect(json.files_gone.map((g: { entry: string; file: string }) => [g.entry, g.file])).toEqual([['/src/a.ts', 'src/a.ts']]);
+    expect(json.files_not_read.map((o: { entry: string }) => o.entry)).toEqual(['/etc/hosts']);
+    expect((await runCli(dir, ['resume', 'api'])).stdout).toMatch(/\n {2}\/src\/a\.ts — src\/a\.ts deleted in [0-9a-f]{7}\n/);
+  });
+});
+
 describe('a listed file that leads out of the repository (red team 12-07)', () => {
   /** A clone's checkpoint listing, beside its own files, committed links out and paths outside. */
   function hostile(files: string[]): string {

@@ -136,7 +136,8 @@ export async function run(args: ParsedArgs, ctx: Context): Promise<number> {
   // or leading out of the repository (never a file to load: the protocol loads what is listed).
   const listed = listedFiles(top!.meant);
   const gone = listed.length ? await filesGone({ root, now: ctx.now, skill: top!.skill, engine: engineArg(args) }, agenda.historyError === null ? ctx.out.err : null) : [];
-  const outside = listed.length ? (await import('../../read/outside-files.js')).outsideFiles(top!.meant, root) : [];
+  // "/src/a.ts" doctor finds gone from the top is a file gone, not a path out.
+  const outside = listed.length ? (await import('../../read/outside-files.js')).outsideFiles(top!.meant, root).filter((o) => o.fromTop === undefined || !gone.some((g) => g.path === o.path && g.file === o.fromTop)) : [];
   const marks = marksByPath(gone, outside);
   // An entry doctor reads as a note ("none yet", "N/A") is no file to read, unless marked (a file gone, a path out).
   const notes = listed.length ? (await import('../../read/note-entries.js')).noteEntries(top!.meant, root) : new Set<string>();
@@ -384,7 +385,7 @@ function orient(root: string, item: AgendaItem, now: Date, ask: boolean, files: 
       // An entry's parts are judged apart ("src/config.ts, ~/.app/settings.json"): those in the repository stay.
       files: [...new Set(files.flatMap((f) => marks.outsideOf.get(f.path)?.[0]?.inRepo ?? [f.entry]))],
       ...(shownGone.length ? { files_gone: shownGone.map(({ path, ...g }) => ({ path, entry: shown.get(path)!.entry, ...g })) } : {}),
-      ...(notRead.length ? { files_not_read: notRead.map(({ path, inRepo: _kept, ...o }) => ({ path, entry: shown.get(path)!.entry, ...o })) } : {}),
+      ...(notRead.length ? { files_not_read: notRead.map(({ path, inRepo: _kept, fromTop: _top, ...o }) => ({ path, entry: shown.get(path)!.entry, ...o })) } : {}),
       ...(moreFiles ? { files_left_out: moreFiles } : {}),
       user_decisions: decisions,
       ...(verify ? { verify_blockers: verify } : {}),
