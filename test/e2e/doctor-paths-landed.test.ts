@@ -193,7 +193,8 @@ describe('landed PRs written as people write them (r14 W5)', () => {
 });
 
 describe('a PR URL of another repository (round 11)', () => {
-  const foreign = 'Port the fix from https://github.com/other-org/other-repo/pull/45 into src/auth.ts (see docs/**/*.md)';
+  // Work on the request itself (not a port of it, which follows up its landing whatever form names it: red team 64).
+  const foreign = 'Finish the fix in https://github.com/other-org/other-repo/pull/45 for src/auth.ts (see docs/**/*.md)';
   const own = 'Land https://GitHub.com/acme/shop/pull/46 once CI is green';
   const actions = [own, 'Merge PR#50 (auth middleware)', foreign, 'Ship the session docs'];
   const landedIn = async (dir: string, engine: string) =>
