@@ -758,7 +758,7 @@ export function checkGeneratedFiles(cp: Checkpoint, ctx: FileContext): (uncommit
     const { path, entry, target, rel, prose } = t;
     if (target.kind === 'note') {
       const what = target.struck !== undefined ? 'is struck out (crossed off the list)' : target.excluded ? 'is an exclusion (a pattern to leave out), not a file' : target.url === undefined ? 'names no file' : `names a URL${target.url === entry.trim() ? '' : ` (${shown(target.url)})`}, not a file in this checkout`;
-      const note: Finding = target.outside === undefined ? { ...base, level: 'info', path, message: `${quoted(entry)} ${what}; read as a note, not checked` } : namesNoRepoFile(base, path, entry, false);
+      const note: Finding = target.outside === undefined ? { ...base, level: 'info', path, message: `${quoted(entry)} ${what}; read as a note, not checked` } : namesNoRepoFile(base, path, entry, false, whereOutside(ctx.root, target.outside));
       // A bare name ("Makefile") is a file when git knows it: judged as any missing file, else a note.
       findings.push(target.name === undefined ? note : missingNamed(target.name, path, entry, markOf(t), note));
       continue;
