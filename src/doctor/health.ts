@@ -10,10 +10,13 @@ import { HOOK_TEMPLATE_PATH } from '../install/package-paths.js';
 import { HOOK_MARKER, isCurrentHook, isShippedHook } from '../install/shipped-hooks.js';
 import { bakedBin, hookLauncher, preCommitLegacy } from '../install/hook-launcher.js';
 import { createHookAdvice, shown as shownInRoot } from '../install/chain-line.js';
+import { skippedByGit } from '../install/hook-mode.js';
+import { hookShape } from '../install/hook-shape.js';
 import { overriddenMessage, overridingMergeLines, readAttributesFile } from '../install/merge-attribute.js';
 import { readDriverSetting } from '../git/driver-config.js';
 import { isOurDriverCommand } from '../install/driver-command.js';
 import { shown, shownPath } from '../one-line.js';
+import { shellQuote } from '../shell-words.js';
 import type { Finding } from './types.js';
 import { ATTRIBUTES_LINE } from '../protocol/file-names.js';
 import { CHECKPOINTS_DIR } from '../store/root.js';
@@ -115,17 +118,17 @@ export function checkHookCurrent(root: string): Finding[] {
     // No hook at all where the driver was set up (an npm prepare script's install-driver): this
     // clone looks set up, yet nothing checks its pushes. A note: CI clones have no hook either.
     if (hook === null && legacy === null && ourDriverSet(root)) return [{ level: 'info', check: 'hook', skill: null, path: '', message: `this clone has the merge driver but no pre-push hook, so pushes are not checked; ${noHookAdvice(root, dirname(path))}` }];
-    if (!hook?.includes(HOOK_MARKER)) return [];
+    if (!hook?.includes(HOOK_MARKER)) return hook ? skippedHook(root, path, hook) : [];
     template = readFileSync(HOOK_TEMPLATE_PATH, 'utf8');
   } catch {
     return [];
   }
   const base = { level: 'warning', check: 'hook', skill: null, path: '' } as const;
   const current = isCurrentHook(hook, template);
-  if (!current && !isShippedHook(hook)) return []; // edited by the user: theirs
+  if (!current && !isShippedHook(hook)) return skippedHook(root, path, hook); // edited by the user: theirs
   const kept = legacy === null ? '' : ` (kept as ${shownPath(legacy)}, which pre-commit's hook runs)`;
   if (!current) return [{ ...base, message: `this clone's pre-push hook${kept} is an older checkpoint hook: once the CLI it names is gone it runs a node_modules/.bin/checkpoint-protocol the repository holds; run \`checkpoint init\` to update it` }];
-  if (hookLauncher(path, hook) !== null) return [];
+  if (hookLauncher(path, hook) !== null) return skippedHook(root, path, hook);
   // The install it was made from is gone (npx cache cleared, package removed): it skips every push.
   const bin = bakedBin(hook);
   if (bin !== null) return [{ ...base, message: `the pre-push hook${kept} runs ${shownPath(bin)}, which is gone, so pushes are not checked; run \`checkpoint init\` from the install you use` }];
@@ -133,6 +136,16 @@ export function checkHookCurrent(root: string): Finding[] {
   const how = isLink(path) ? `a link to checkpoint's template (${shownPath(realTarget(path))})` : "checkpoint's template copied in";
   const fix = isLink(path) ? `remove the link (rm ${shownPath(path)}) and run \`checkpoint init\`` : 'run `checkpoint init` to replace it with one that names this install';
   return [{ ...base, message: `the pre-push hook${kept} is ${how} without \`checkpoint init\`: it finds no checkpoint CLI (none baked in, none beside it, no checkpoint-protocol on PATH), so pushes are not checked; ${fix}` }];
+}
+
+/**
+ * A hook that runs our check (ours, or the user's with our line) but is not executable: git skips
+ * it, so no push is checked, whatever it holds. The other findings above end with `checkpoint
+ * init`, which writes our hook executable: this one is for a hook that is otherwise fine.
+ */
+function skippedHook(root: string, path: string, hook: string): Finding[] {
+  if (!(hook.includes(HOOK_MARKER) || hookShape(hook).ours !== null) || !skippedByGit(path)) return [];
+  return [{ level: 'warning', check: 'hook', skill: null, path: '', message: `the pre-push hook ${shownInRoot(root, path)} is not executable, so git skips it and pushes are not checked; run: chmod +x ${shellQuote(path)}` }];
 }
 
 /**

@@ -20,6 +20,7 @@ import { HOOK_MARKER, isShippedHook } from './shipped-hooks.js';
 import { bakedBin, hookLauncher, preCommitLegacy } from './hook-launcher.js';
 import { readGitFile } from '../git/git-file.js';
 import { hookShape } from './hook-shape.js';
+import { skippedByGit } from './hook-mode.js';
 import { chainLine, createHook, createHookAdvice, fromRoot, LOCAL_TEMPLATE, shown } from './chain-line.js';
 import { lefthookConfigs, lefthookEntry } from './lefthook-config.js';
 import { lefthookState } from './lefthook-runs.js';
@@ -82,9 +83,14 @@ function lineAdvice(root: string, file: string, text: string | null, runByGit: b
   if (runByGit && hook.demoted !== null) {
     return `checkpoint's line is above the #! line of ${named}, so git runs it with sh, not ${hook.demoted} (its ${hook.demoted} lines may fail every push): to check pushes, move this line to just after the #! line: ${line}`;
   }
-  if (hook.ours === 'first') return `${named} runs checkpoint's check already`;
+  // Not executable: git skips the file, our line with it.
+  const chmod = runByGit && skippedByGit(file) ? `chmod +x ${shellQuote(file)}` : null;
+  if (hook.ours === 'first') {
+    return chmod === null ? `${named} runs checkpoint's check already` : `${named} starts with checkpoint's line, but it is not executable, so git skips it and no push is checked; to check pushes, run: ${chmod}`;
+  }
   const where = hook.ours === 'later' ? ' (it is there, but not first: what runs before it may read the pushed refs it needs, or end the hook)' : '';
-  return `to check pushes, put this line first in ${named}${hook.shebang ? ', after its #! line' : ''}${where}: ${line}`;
+  const first = chmod === null ? '' : `run ${chmod} (it is not executable, so git skips it now) and `;
+  return `to check pushes, ${first}put this line first in ${named}${hook.shebang ? ', after its #! line' : ''}${where}: ${line}`;
 }
 
 /** A user's hook file as text, if it is a plain file we may read (outside the project, a link, a FIFO: null). */
@@ -320,7 +326,10 @@ export async function planPrePushHook(root: string, template: string, nodePath: 
     return nothing(`no pre-push hook written: core.hooksPath points at ${shown(root, dir)}, not this clone's own hooks folder; ${addLine(path)}`);
   }
   // Ours as shipped (an earlier install's too, pre-push.chained beside it still run): kept current.
-  if (current === content) return { changes: [], notes: [], apply() {} };
+  if (current === content) {
+    if (!skippedByGit(path)) return { changes: [], notes: [], apply() {} };
+    return { changes: [`made the pre-push hook in ${path} executable again (git skipped it, so pushes were not checked)`], notes: [], apply: () => chmodSync(path, 0o755) };
+  }
   const kept = current !== null && resolve(dir) === resolve(own) ? keptSharedHook(root, path, current) : null;
   if (kept !== null) return kept;
   const shared = resolve(dir) === resolve(own) ? sharedSettingNote(root, `the pre-push hook in ${path}`, binPath) : null;

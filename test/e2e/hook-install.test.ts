@@ -183,6 +183,39 @@ describe('init beside another pre-push hook', () => {
     expect(refused).not.toContain('lint ok');
   });
 
+  it('a pre-push hook that is not executable (git skips it): init fixes the mode of its own and names chmod +x for the user\'s, never "already"; doctor says pushes are not checked (red team 64 r3 r7)', () => {
+    const dir = makeRepo();
+    withRemote(dir);
+    const hook = join(dir, '.git/hooks/pre-push');
+    const hookFindings = () => (JSON.parse(cli(dir, ['doctor', '--json']).stdout).findings as { check: string; message: string }[]).filter((f) => f.check === 'hook');
+    // The user's hook, mode 644, with our line first as init asks.
+    write(dir, '.git/hooks/pre-push', '#!/bin/sh\necho mine\n');
+    chmodSync(hook, 0o644);
+    const advice = cli(dir, ['init']).stdout;
+    expect(advice).toContain(`to check pushes, run chmod +x '${hook}' (it is not executable, so git skips it now) and put this line first in .git/hooks/pre-push, after its #! line: `);
+    const line = advice.match(/after its #! line: (.+)$/m)![1]!;
+    write(dir, '.git/hooks/pre-push', `#!/bin/sh\n${line}\necho mine\n`);
+    chmodSync(hook, 0o644);
+    const again = cli(dir, ['init']).stdout;
+    expect(again).not.toContain('already');
+    expect(again).toContain(`.git/hooks/pre-push starts with checkpoint's line, but it is not executable, so git skips it and no push is checked; to check pushes, run: chmod +x '${hook}'`);
+    expect(hookFindings()).toEqual([expect.objectContaining({ message: `the pre-push hook .git/hooks/pre-push is not executable, so git skips it and pushes are not checked; run: chmod +x '${hook}'` })]);
+    chmodSync(hook, 0o755);
+    expect(cli(dir, ['init']).stdout).toContain("runs checkpoint's check already");
+    expect(hookFindings()).toEqual([]);
+    // checkpoint's own hook that lost its x bit: init makes it executable again, and pushes are judged.
+    rmSync(hook);
+    expect(cli(dir, ['init']).code).toBe(0);
+    chmodSync(hook, 0o644);
+    expect(hookFindings()).toHaveLength(1);
+    const fixed = cli(dir, ['init']).stdout;
+    expect(fixed).not.toContain('already set up');
+    expect(fixed).toContain(`made the pre-push hook in ${hook} executable again`);
+    expect(lstatSync(hook).mode & 0o111).not.toBe(0);
+    expect(hookFindings()).toEqual([]);
+    pushRefused(dir);
+  });
+
   it('a hook in another language (node, python): init says to run it from a sh hook; followed as printed, both run, with the pushed refs; the sh line inside it is never "already" (red team 62d 01)', () => {
     const { dir, own, hook } = nodeHookRepo();
     const out = cli(dir, ['init']).stdout;
@@ -290,6 +323,7 @@ describe('init beside another pre-push hook', () => {
     const earlier = readFileSync(EARLIER_HOOK, 'utf8');
     const hookFindings = () => (JSON.parse(cli(dir, ['doctor', '--json']).stdout).findings as { check: string; level: string; message: string }[]).filter((f) => f.check === 'hook');
     write(dir, '.git/hooks/pre-push', earlier);
+    chmodSync(join(dir, '.git/hooks/pre-push'), 0o755); // as init wrote it: git runs it
     expect(hookFindings()).toEqual([expect.objectContaining({ level: 'warning', message: expect.stringMatching(/older checkpoint hook: .*run `checkpoint init` to update it$/) })]);
     write(dir, '.git/hooks/pre-push', `${earlier}\necho my own line\n`);
     expect(hookFindings()).toEqual([]);
@@ -550,6 +584,7 @@ describe('init beside another pre-push hook', () => {
     expect(existsSync(join(dir, '.githooks'))).toBe(false);
     expect(existsSync(join(dir, '.git/hooks/pre-push'))).toBe(false);
     write(dir, '.githooks/pre-push', '#!/bin/sh\necho team-hook >&2\n');
+    chmodSync(join(dir, '.githooks/pre-push'), 0o755);
     const left = cli(dir, ['init']);
     expect(left.stdout).toMatch(/^! left \.githooks\/pre-push as it is \(not checkpoint's hook\); to check pushes, put this line first in \.githooks\/pre-push, after its #! line: /m);
     expect(readdirSync(join(dir, '.githooks'))).toEqual(['pre-push']);
