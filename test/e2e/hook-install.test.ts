@@ -590,6 +590,39 @@ describe('init beside another pre-push hook', () => {
     expect(readdirSync(join(dir, '.githooks'))).toEqual(['pre-push']);
   });
 
+  it('the line init gives a global core.hooksPath: a bare mirror and a repository without checkpoints push untouched, with no doctor output; a project is still judged (red team 64 r3 r2)', () => {
+    const hooks = tempDir('cp-githooks-');
+    const project = makeRepo();
+    git(project, ['config', 'core.hooksPath', hooks]);
+    const line = cli(project, ['init']).stdout.match(/create .+\/pre-push \(#!\/bin\/sh, then this line; chmod \+x\) with: (.+)$/m)?.[1];
+    expect(line).toBeDefined();
+    write(hooks, 'pre-push', `#!/bin/sh\n${line}\n`);
+    chmodSync(join(hooks, 'pre-push'), 0o755);
+    const viaHooks = ['-c', `core.hooksPath=${hooks}`];
+    // A mirror (bare) synced to another remote.
+    const source = makeRepo();
+    write(source, 'a.ts', 'a\n');
+    commitAll(source, 'a');
+    const mirror = join(tempDir('cp-mirror-'), 'mirror.git');
+    git(source, ['clone', '-q', '--mirror', source, mirror]);
+    const dest = tempDir('cp-dest-');
+    git(dest, ['init', '-q', '--bare']);
+    const mirrored = gitTry(mirror, [...viaHooks, 'push', dest, 'main']);
+    expect(mirrored.status, mirrored.stderr).toBe(0);
+    expect(mirrored.stderr).not.toMatch(/checkpoint|doctor/);
+    // An unrelated repository: no banner, no "merge driver not installed" on every push.
+    withRemote(source);
+    const unrelated = gitTry(source, [...viaHooks, 'push', 'origin', 'main']);
+    expect(unrelated.status, unrelated.stderr).toBe(0);
+    expect(unrelated.stderr).not.toMatch(/doctor:|merge driver|refused/);
+    // A project with checkpoints is judged by the same hook.
+    withRemote(project);
+    invalidCheckpoint(project);
+    const refused = gitTry(project, [...viaHooks, 'push', '-q', 'origin', 'main']);
+    expect(refused.status).not.toBe(0);
+    expect(refused.stderr).toContain('checkpoint pre-push: push refused');
+  });
+
   it('a global core.hooksPath under ~ is read as git reads it (expanded), never created as a "~" folder in the project', () => {
     const dir = makeRepo();
     const home = tempDir('cp-home-');

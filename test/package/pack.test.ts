@@ -246,6 +246,8 @@ describe('the installed CLI', () => {
     // The shipped template as is (CHECKPOINT_BIN empty), as a hand-copied hook would be.
     cpSync(join(installed, 'hooks/pre-push'), join(repo, '.git/hooks/pre-push'));
     chmodSync(join(repo, '.git/hooks/pre-push'), 0o755);
+    // A project's .checkpoints/ (a repository without one is not judged: doctor would say nothing).
+    mkdirSync(join(repo, '.checkpoints'));
     const viaPath = gitTry(repo, ['push', '-q', 'origin', 'main'], userEnv);
     expect(viaPath.status, viaPath.stderr).toBe(0);
     expect(viaPath.stdout + viaPath.stderr).toMatch(/doctor: 0 checkpoints/);

@@ -1,4 +1,9 @@
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
 import { CheckpointError } from '../../errors.js';
+import { indexPathsLike } from '../../git/index-paths-like.js';
+import { CHECKPOINTS_DIR } from '../../store/root.js';
+import { CHECKPOINT_SUFFIX } from '../../store/skill-name.js';
 import { shown, shownPath } from '../../one-line.js';
 import { gitDirEnvNote } from '../../git/git-dir-env.js';
 import { configProblems, readConfig } from '../../store/config.js';
@@ -28,6 +33,9 @@ export async function run(args: ParsedArgs, ctx: Context): Promise<number> {
     ctx.out.err('checkpoint: note: this repository names its objects with SHA-256 (extensions.objectFormat), which checkpoint cannot read yet: the push is not judged');
     return 0;
   }
+  // The hook a global core.hooksPath runs in every repository: one with no checkpoints (none at
+  // the top, none nested, none in the index) has nothing to judge, and no banner to print.
+  if (pushed && !wholeRange && !holdsCheckpoints(root)) return 0;
   const report = await runDoctor({ root, now: ctx.now, engine: engineArg(args), onlineUrl: onlineUrl(args, root, ctx), pushed, wholeRange });
   // A config problem changes how merges and rotation treat every checkpoint: never silent. The
   // config is in .checkpoints/: when that folder could not be read at all, its note says it once.
@@ -128,6 +136,11 @@ function onlineUrl(args: ParsedArgs, root: string, ctx: Context): string | undef
   if (!url) throw new CheckpointError('E_USAGE', mcp ? 'online needs health_url in .checkpoints/config.json (this server never takes a URL from the caller)' : '--online needs a URL (--online=https://...) or health_url in .checkpoints/config.json');
   if (!/^https?:\/\/\S+$/.test(url)) throw new CheckpointError('E_USAGE', `${mcp ? 'online: health_url of .checkpoints/config.json' : '--online'}: ${shown(url)} is not an http(s) URL`);
   return url;
+}
+
+/** Whether the repository at `root` has checkpoints: a .checkpoints/ folder at its top, or checkpoint files in its index (nested, or outside a sparse checkout). */
+function holdsCheckpoints(root: string): boolean {
+  return existsSync(join(root, CHECKPOINTS_DIR)) || indexPathsLike(root, { holding: `${CHECKPOINTS_DIR}/`, ending: CHECKPOINT_SUFFIX }).length > 0;
 }
 
 /** Whether the repository at `root` names its objects with SHA-256 (none, or a broken .git: no). */
