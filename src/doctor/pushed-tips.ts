@@ -265,7 +265,22 @@ async function judgeTip(root: string, now: Date, repo: Evidence, tip: string, co
   for (const { rel, cp } of valid) if (exposed.has(rel)) listed.set(rel, await filesOf(rel, cp, new Set([...touched, rel])));
   for (const l of loaded) out.push(...schemaOf(l, touched.has(l.path) || exposed.has(l.path)));
   for (const { rel } of valid) out.push(...landed.get(rel)!, ...listed.get(rel)!);
-  return out;
+  return isHead ? out : out.map(onPushedBranch);
+}
+
+/**
+ * A finding about a tip that is not the checked-out branch (a side branch pushed while main is
+ * checked out): its command, run here, would act on the checked-out checkpoint (`done --landed`
+ * finds nothing there, an update edits main's file). It is named for that branch, checked out
+ * first, as a missing file's update is, and is no `fix` (a command to run in this checkout).
+ */
+function onPushedBranch(f: Finding): Finding {
+  if (f.fix === undefined) return f;
+  const { fix, ...rest } = f;
+  const message = f.message
+    .replace(`(\`${fix}\`)`, `(on the branch you pushed: check it out first, then \`${fix}\`)`)
+    .replace(`fix: ${fix}`, `fix, on the branch you pushed (check it out first): ${fix}`);
+  return { ...rest, message };
 }
 
 /**

@@ -548,6 +548,9 @@ function broughtInBySha(commits: readonly CommitInfo[]): (merge: string, sha: st
   };
 }
 
+/** How a pushed tip's own finding ends (pushed-tips.ts `where`): the tip, shortened. */
+export const PUSHED_IN = / \(as pushed in ([0-9a-f]+)\)$/;
+
 /**
  * Work-tree findings (never blocking) plus the pushed tips' findings; a tip finding that says
  * what a work-tree one already says (the tip is the checked-out state) is shown once, in the
@@ -557,7 +560,6 @@ function broughtInBySha(commits: readonly CommitInfo[]): (merge: string, sha: st
  * 12-07: two lines, the blocking one naming a commit dated before the save).
  */
 function mergePushed(workTree: readonly Finding[], tips: readonly Finding[], broughtIn: (merge: string, sha: string) => boolean): Finding[] {
-  const PUSHED_IN = / \(as pushed in ([0-9a-f]+)\)$/;
   const strip = (m: string) => m.replace(PUSHED_IN, '');
   const about = (f: Finding) => (f.evidence?.file === undefined ? strip(f.message) : `${f.evidence.file}\0${f.evidence.missing === true}`);
   const key = (f: Finding) => `${f.skill}\0${f.check}\0${f.path}\0${about(f)}`;

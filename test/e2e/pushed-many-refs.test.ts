@@ -113,9 +113,9 @@ describe.each(['native', 'isomorphic'] as const)('%s: a push of many refs', (eng
       advice(c.more!), changed(c.more!),
       advice(c.notes!),
       advice(c.landed!),
-      `warning blocks "Write docs for PLAT-9" names PLAT-9, which landed after the checkpoint (${short(c.landed!)} "PLAT-9: write docs (#21)"); reconcile instead of redoing it (\`checkpoint done api --landed\`) (as pushed in ${short(c.landed!)})`,
+      `warning blocks "Write docs for PLAT-9" names PLAT-9, which landed after the checkpoint (${short(c.landed!)} "PLAT-9: write docs (#21)"); reconcile instead of redoing it (on the branch you pushed: check it out first, then \`checkpoint done api --landed\`) (as pushed in ${short(c.landed!)})`,
       `error blocks status "ready-to-deploy" must be one of in_progress|blocked|complete|failed (as pushed in ${short(c.invalid!)})`,
-      `info - the errors above are hand-written slips: drift is checked on the file as written; fix: checkpoint update api --status='<in_progress|blocked|complete|failed>' --keep-updated-at (as pushed in ${short(c.invalid!)})`,
+      `info - the errors above are hand-written slips: drift is checked on the file as written; fix, on the branch you pushed (check it out first): checkpoint update api --status='<in_progress|blocked|complete|failed>' --keep-updated-at (as pushed in ${short(c.invalid!)})`,
       // drift..drift2 sends only drift2's own commit: no drift.
       advice(c.more!),
     ]);

@@ -120,6 +120,40 @@ describe('the pre-push hook judges pushed tips, not the work tree', () => {
     expect(main.status, main.out).toBe(0);
   });
 
+  it('a side branch refused while main is checked out: its findings and the closing line name no command to run on main, but the branch to check out first; followed, the command works there (red team 64 r3 r6)', async () => {
+    const dir = published();
+    expect((await runCli(dir, ['update', 'api', '--next_actions+=Ship the release'])).code).toBe(0);
+    commitAll(dir, 'api: queue the release');
+    expect((await judgedPush(dir, 'main')).status).toBe(0);
+    // One branch changes the listed file, another lands the queued PLAT-9 work.
+    git(dir, ['checkout', '-q', '-b', 'regen']);
+    write(dir, 'src/gen/client.ts', 'export const x = 1;\n');
+    commitAll(dir, 'Regenerate the client');
+    git(dir, ['checkout', '-q', '-b', 'docs', 'main']);
+    write(dir, 'docs/plat-9.md', 'docs\n');
+    commitAll(dir, 'PLAT-9: write docs (#21)');
+    git(dir, ['checkout', '-q', 'main']);
+    const main = read(dir, FILE);
+    const regen = await judgedPush(dir, 'regen');
+    expect(regen.status, regen.out).not.toBe(0);
+    const regenTip = git(dir, ['rev-parse', '--short=7', 'regen']).trim();
+    expect(regen.out).toContain(`a file changed after its checkpoint was written stops counting once the checkpoint is saved after the change: check out the branch you pushed (${regenTip}) first, then re-read it, save the checkpoint there (e.g. checkpoint update api`);
+    const docs = await judgedPush(dir, 'docs');
+    expect(docs.status, docs.out).not.toBe(0);
+    expect(docs.out).toContain('reconcile instead of redoing it (on the branch you pushed: check it out first, then `checkpoint done api --landed`) (as pushed in');
+    expect(docs.out).not.toContain('(`checkpoint done api --landed`)');
+    const tip = git(dir, ['rev-parse', 'docs']).trim();
+    const json = await runCli(dir, ['doctor', '--json', '--fail-on-warnings', `--pushed=${tip}`]);
+    expect((JSON.parse(json.stdout) as { findings: { fix?: string; blocks: boolean }[] }).findings.filter((f) => f.blocks && f.fix !== undefined)).toEqual([]);
+    expect(read(dir, FILE)).toBe(main);
+    // Followed as printed: on the pushed branch, the command reconciles it and the push goes through.
+    git(dir, ['checkout', '-q', 'docs']);
+    const done = await runCli(dir, ['done', 'api', '--landed']);
+    expect(done.code, done.stderr).toBe(0);
+    commitAll(dir, 'api: reconcile PLAT-9');
+    expect((await judgedPush(dir, 'docs')).status).toBe(0);
+  });
+
   it('refuses a branch that deletes a listed generated file while the work tree still has it', async () => {
     const dir = published();
     git(dir, ['checkout', '-q', '-b', 'cleanup']);

@@ -7,7 +7,7 @@ import { CHECKPOINT_SUFFIX } from '../../store/skill-name.js';
 import { shown, shownPath } from '../../one-line.js';
 import { gitDirEnvNote } from '../../git/git-dir-env.js';
 import { configProblems, readConfig } from '../../store/config.js';
-import { runDoctor, WORK_TREE_UNREAD } from '../../doctor/run.js';
+import { PUSHED_IN, runDoctor, WORK_TREE_UNREAD } from '../../doctor/run.js';
 import type { Finding, Level } from '../../doctor/types.js';
 import { parsePushRange } from '../../doctor/push.js';
 import { resolveGitDirsSync } from '../../git/locate.js';
@@ -87,7 +87,7 @@ export async function run(args: ParsedArgs, ctx: Context): Promise<number> {
     if (reread) lines.push(reread);
   } else if (failed && pushed) {
     lines.push('the pushed commits cause or carry the findings marked [blocks push]; reconcile them (or push with --no-verify to bypass the hook)');
-    const reread = rereadLine(blocking, 'push again');
+    const reread = rereadLine(blocking, 'push again', report.head);
     if (reread) lines.push(reread);
     // A new branch is judged on what no remote-tracking ref has: with none at all (pushes by URL,
     // a remote never fetched), that is its whole history, so the user learns how to narrow it.
@@ -108,11 +108,19 @@ export async function run(args: ParsedArgs, ctx: Context): Promise<number> {
  * not enough, the checkpoint must be saved after the change (its updated_at is what the change is
  * dated against). Null when no failing finding is such a change.
  */
-function rereadLine(failing: readonly Finding[], then: string): string | null {
-  const skills = [...new Set(failing.flatMap((f) => (f.check === 'generated_files' && f.evidence?.file !== undefined && !f.evidence.missing && f.skill !== null ? [f.skill] : [])))];
+function rereadLine(failing: readonly Finding[], then: string, head: string | null = null): string | null {
+  const changed = failing.filter((f) => f.check === 'generated_files' && f.evidence?.file !== undefined && !f.evidence.missing && f.skill !== null);
+  const skills = [...new Set(changed.map((f) => f.skill!))];
   if (!skills.length) return null;
+  // Found only in a pushed branch that is not checked out: saved here, the checked-out checkpoint
+  // would change, not that branch's (docs/doctor.md).
+  const tips = [...new Set(changed.flatMap((f) => {
+    const sha = PUSHED_IN.exec(f.message)?.[1];
+    return sha !== undefined && !(head ?? '').startsWith(sha) ? [sha] : [];
+  }))];
+  const where = tips.length ? `check out the branch you pushed (${tips.join(', ')}) first, then ` : '';
   const example = resaveCommand(skills[0]!);
-  return `a file changed after its checkpoint was written stops counting once the checkpoint is saved after the change: re-read it, save ${skills.length === 1 ? 'the checkpoint' : `each of ${skills.join(', ')}`} (e.g. ${example}), commit, and ${then}`;
+  return `a file changed after its checkpoint was written stops counting once the checkpoint is saved after the change: ${where}re-read it, save ${skills.length === 1 ? 'the checkpoint' : `each of ${skills.join(', ')}`}${tips.length ? ' there' : ''} (e.g. ${example}), commit, and ${then}`;
 }
 
 /** Per skill (repository-wide first), drift before notes and advice. */
