@@ -224,6 +224,7 @@ export const COMMANDS: CommandSpec[] = [
       online: { type: 'string', optionalValue: true, describe: 'also compare a deployed health URL with HEAD (URL or config health_url); use --online= for the config URL' },
       engine: { type: 'string', choices: ['auto', 'native', 'isomorphic'], describe: 'git history engine' },
       pushed: { type: 'string', multiple: true, describe: 'judge a push: <from>..<to> (or <to> for a new branch), commit ids as the hook passes them or names (origin/main..HEAD); only findings these commits cause or carry block' },
+      'pushed-stdin': { type: 'boolean', describe: 'judge the push git describes on a pre-push hook\'s stdin (what the shipped hook runs): each pushed ref\'s range, once' },
       'whole-range': { type: 'boolean', describe: 'with --pushed: judge every commit of <from>..<to>, those a remote-tracking ref holds too (CI, after the push reached the remote)' },
     },
     examples: [['checkpoint doctor', 'report drift'], ['checkpoint doctor --fail-on-warnings', 'what the pre-push hook runs'], ['checkpoint doctor --fail-on-warnings --whole-range --pushed "$BEFORE..$GITHUB_SHA"', 'what a CI job runs on the commits a push brought']],

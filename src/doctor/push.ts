@@ -48,6 +48,27 @@ export function parsePushRange(text: string): PushRange {
   return { from: ZERO.test(from!) ? null : from!, to };
 }
 
+/**
+ * The ranges of git's pre-push stdin ("<local ref> <local sha> <remote ref> <remote sha>" a line),
+ * each once however many refs send it (10,000 tags at one commit: one range): a deletion (local
+ * sha all zeros) sends nothing; a new ref (remote sha all zeros, or none) is judged on what no
+ * remote-tracking ref has. A line not of that shape sends nothing either.
+ */
+export function prePushRanges(text: string): PushRange[] {
+  const seen = new Map<string, PushRange>();
+  for (const line of text.split('\n')) {
+    const [, local, , remote] = line.trim().split(/\s+/);
+    if (local === undefined || !/^[0-9a-f]+$/.test(local) || ZERO.test(local)) continue;
+    const from = remote !== undefined && /^[0-9a-f]+$/.test(remote) && !ZERO.test(remote) ? remote : null;
+    const key = `${from ?? ''}..${local}`;
+    if (!seen.has(key)) seen.set(key, { from, to: local });
+  }
+  return [...seen.values()];
+}
+
+/** A range as --pushed takes it. */
+export const rangeText = (r: PushRange): string => (r.from === null ? r.to : `${r.from}..${r.to}`);
+
 /** Checks whose findings a pushed checkpoint carries (a stale date or another machine's path never block). */
 const CARRIED = new Set(['schema', 'landed', 'generated_files', 'verified_for_sha']);
 

@@ -17,6 +17,7 @@ const SHIPPED_HOOK_DIGESTS: ReadonlySet<string> = new Set([
   '1e0112c9749166636496b5a1f6863204fd0748a48a0dec1b54973fb6c779af34', // its folder resolved physically (a linked hooks folder)
   '80233b46169ab4f11f204b689b3160520f36957438c254136e39888463cd86a3', // a doctor that could not run (exit 2) said so, not "reconcile the checkpoints above"
   'b4146f096353322856f6ce60064b2c25e1a575274e67c28347046d37ab816e53', // a bare repository (a mirror, a global core.hooksPath) is not judged
+  '69fad7b079f399c036e7bd00149c9b1cce454a9d126366575b7b4618655aeb3a', // the pushed refs handed to doctor on stdin (--pushed-stdin), never an argument list
 ]);
 
 /** The line every hook of ours holds (its first comment): what tells it from a user's own hook. */

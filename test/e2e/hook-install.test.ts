@@ -623,6 +623,27 @@ describe('init beside another pre-push hook', () => {
     expect(refused.stderr).toContain('checkpoint pre-push: push refused');
   });
 
+  it('a push of thousands of refs hands doctor each range once, on stdin: one short line, never an argument list that grows with the refs (red team 64 r3 r8)', () => {
+    const dir = makeRepo();
+    withRemote(dir);
+    expect(cli(dir, ['init']).code).toBe(0);
+    commitAll(dir, 'checkpoint init');
+    const head = git(dir, ['rev-parse', 'HEAD']).trim();
+    const tags = Array.from({ length: 2000 }, (_, i) => `create refs/tags/t${i} ${head}\n`).join('');
+    execFileSync('git', ['update-ref', '--stdin'], { cwd: dir, input: tags });
+    const pushed = gitTry(dir, ['push', '-q', 'origin', 'main', 'refs/tags/*']);
+    expect(pushed.status, pushed.stderr.slice(0, 500)).toBe(0);
+    const said = pushed.stderr.split('\n').filter((l) => l.startsWith('checkpoint pre-push:'));
+    expect(said).toEqual([`checkpoint pre-push: checkpoint doctor --fail-on-warnings --pushed=${head}`]);
+    // 45,000 refs as git would give them (a mirror push of a large repository): judged, not refused by the shell.
+    const lines = Array.from({ length: 45000 }, (_, i) => `refs/tags/y${i} ${head} refs/tags/y${i} ${'0'.repeat(40)}\n`).join('');
+    const many = spawnSync('sh', ['.git/hooks/pre-push', 'origin', 'url'], { cwd: dir, input: lines, encoding: 'utf8' });
+    expect(many.status, many.stderr.slice(0, 500)).toBe(0);
+    expect(many.stderr).not.toContain('Argument list too long');
+    // Still judged: drift on the branch pushed with the tags is refused.
+    expect(pushRefused(dir)).toContain('checkpoint pre-push: checkpoint doctor --fail-on-warnings --pushed=');
+  });
+
   it('a global core.hooksPath under ~ is read as git reads it (expanded), never created as a "~" folder in the project', () => {
     const dir = makeRepo();
     const home = tempDir('cp-home-');

@@ -9,7 +9,7 @@ import { gitDirEnvNote } from '../../git/git-dir-env.js';
 import { configProblems, readConfig } from '../../store/config.js';
 import { PUSHED_IN, runDoctor, WORK_TREE_UNREAD } from '../../doctor/run.js';
 import type { Finding, Level } from '../../doctor/types.js';
-import { parsePushRange } from '../../doctor/push.js';
+import { parsePushRange, prePushRanges, rangeText } from '../../doctor/push.js';
 import { resolveGitDirsSync } from '../../git/locate.js';
 import { hasRemoteTrackingRefs } from '../../git/remotes.js';
 import { usesSha256 } from '../../git/object-format.js';
@@ -23,7 +23,11 @@ export async function run(args: ParsedArgs, ctx: Context): Promise<number> {
   const root = rootOf(ctx);
   const failOnWarnings = Boolean(args.options['fail-on-warnings']);
   const pushedArg = args.options.pushed;
-  const pushed = pushedArg === undefined ? undefined : (Array.isArray(pushedArg) ? pushedArg : [pushedArg]).map((r) => parsePushRange(String(r)));
+  const fromHook = Boolean(args.options['pushed-stdin']);
+  if (fromHook && (pushedArg !== undefined || args.options['whole-range'])) throw new CheckpointError('E_USAGE', '--pushed-stdin reads the pushed refs from a pre-push hook\'s stdin; it takes no --pushed or --whole-range', { hint: 'the shipped pre-push hook runs: checkpoint doctor --fail-on-warnings --pushed-stdin' });
+  const pushed = fromHook
+    ? prePushRanges(await readStdin())
+    : pushedArg === undefined ? undefined : (Array.isArray(pushedArg) ? pushedArg : [pushedArg]).map((r) => parsePushRange(String(r)));
   // CI judges a push after it reached the remote: its remote-tracking refs hold every commit it sent.
   const wholeRange = Boolean(args.options['whole-range']);
   if (wholeRange && !pushed) throw new CheckpointError('E_USAGE', '--whole-range says how to read the --pushed ranges, and no --pushed was given', { hint: 'e.g. checkpoint doctor --fail-on-warnings --whole-range --pushed "$BEFORE..$GITHUB_SHA"' });
@@ -36,6 +40,12 @@ export async function run(args: ParsedArgs, ctx: Context): Promise<number> {
   // The hook a global core.hooksPath runs in every repository: one with no checkpoints (none at
   // the top, none nested, none in the index) has nothing to judge, and no banner to print.
   if (pushed && !wholeRange && !holdsCheckpoints(root)) return 0;
+  if (fromHook) {
+    // A push that sends nothing (deletions only) is not judged; else one short line says what is.
+    if (!pushed!.length) return 0;
+    const more = pushed!.length > 1 ? ` (+${pushed!.length - 1} more range${pushed!.length === 2 ? '' : 's'})` : '';
+    ctx.out.err(`checkpoint pre-push: checkpoint doctor --fail-on-warnings --pushed=${rangeText(pushed![0]!)}${more}`);
+  }
   const report = await runDoctor({ root, now: ctx.now, engine: engineArg(args), onlineUrl: onlineUrl(args, root, ctx), pushed, wholeRange });
   // A config problem changes how merges and rotation treat every checkpoint: never silent. The
   // config is in .checkpoints/: when that folder could not be read at all, its note says it once.
@@ -144,6 +154,13 @@ function onlineUrl(args: ParsedArgs, root: string, ctx: Context): string | undef
   if (!url) throw new CheckpointError('E_USAGE', mcp ? 'online needs health_url in .checkpoints/config.json (this server never takes a URL from the caller)' : '--online needs a URL (--online=https://...) or health_url in .checkpoints/config.json');
   if (!/^https?:\/\/\S+$/.test(url)) throw new CheckpointError('E_USAGE', `${mcp ? 'online: health_url of .checkpoints/config.json' : '--online'}: ${shown(url)} is not an http(s) URL`);
   return url;
+}
+
+/** A pre-push hook's stdin, whole: git's lines for every pushed ref. */
+async function readStdin(): Promise<string> {
+  const chunks: Buffer[] = [];
+  for await (const chunk of process.stdin as AsyncIterable<Buffer | string>) chunks.push(typeof chunk === 'string' ? Buffer.from(chunk) : chunk);
+  return Buffer.concat(chunks).toString('utf8');
 }
 
 /** Whether the repository at `root` has checkpoints: a .checkpoints/ folder at its top, or checkpoint files in its index (nested, or outside a sparse checkout). */
