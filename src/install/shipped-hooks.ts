@@ -18,6 +18,7 @@ const SHIPPED_HOOK_DIGESTS: ReadonlySet<string> = new Set([
   '80233b46169ab4f11f204b689b3160520f36957438c254136e39888463cd86a3', // a doctor that could not run (exit 2) said so, not "reconcile the checkpoints above"
   'b4146f096353322856f6ce60064b2c25e1a575274e67c28347046d37ab816e53', // a bare repository (a mirror, a global core.hooksPath) is not judged
   '69fad7b079f399c036e7bd00149c9b1cce454a9d126366575b7b4618655aeb3a', // the pushed refs handed to doctor on stdin (--pushed-stdin), never an argument list
+  'bd3a3674390488306f895d7f6a811aa5bdb4ad25871bff8609b69c1480d20891', // run at the work tree's top: a push with --git-dir/--work-tree (GIT_DIR) from anywhere
 ]);
 
 /** The line every hook of ours holds (its first comment): what tells it from a user's own hook. */

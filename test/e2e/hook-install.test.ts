@@ -644,6 +644,26 @@ describe('init beside another pre-push hook', () => {
     expect(pushRefused(dir)).toContain('checkpoint pre-push: checkpoint doctor --fail-on-warnings --pushed=');
   });
 
+  it('a push made with --git-dir/--work-tree or GIT_DIR/GIT_WORK_TREE from another folder is judged at the work tree; from inside .git one line says it was not judged (red team 64 r3 r3)', () => {
+    const dir = makeRepo();
+    withRemote(dir);
+    expect(cli(dir, ['init']).code).toBe(0);
+    commitAll(dir, 'checkpoint init');
+    const elsewhere = tempDir('cp-elsewhere-');
+    const viaFlags = gitTry(elsewhere, [`--git-dir=${dir}/.git`, `--work-tree=${dir}`, 'push', '-q', 'origin', 'main']);
+    expect(viaFlags.status, viaFlags.stderr).toBe(0);
+    expect(viaFlags.stderr).toContain('checkpoint pre-push: checkpoint doctor --fail-on-warnings --pushed=');
+    expect(viaFlags.stderr).not.toContain('could not run');
+    const inside = gitTry(join(dir, '.git'), ['push', '-q', 'origin', 'main:refs/heads/x']);
+    expect(inside.status, inside.stderr).toBe(0);
+    expect(inside.stderr).toBe('checkpoint pre-push: pushed with no work tree (from inside the git dir?), so the push was not judged; push from the work tree to check it\n');
+    // Drift pushed through the variables, from elsewhere, is refused by the check itself.
+    invalidCheckpoint(dir);
+    const refused = gitTry(elsewhere, ['push', '-q', 'origin', 'main'], { GIT_DIR: `${dir}/.git`, GIT_WORK_TREE: dir });
+    expect(refused.status).toBe(1);
+    expect(refused.stderr).toContain('checkpoint pre-push: push refused; reconcile the checkpoints above');
+  });
+
   it('a global core.hooksPath under ~ is read as git reads it (expanded), never created as a "~" folder in the project', () => {
     const dir = makeRepo();
     const home = tempDir('cp-home-');
