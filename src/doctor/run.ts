@@ -1,6 +1,6 @@
 // doctor = every check over every checkpoint, with one evidence walk shared by all.
 import { readdirSync } from 'node:fs';
-import { relative, sep } from 'node:path';
+import { posix, relative, sep } from 'node:path';
 import type { Checkpoint } from '../protocol/types.js';
 import type { CommitInfo, EngineName, GitHistory } from '../git/types.js';
 import { broughtInBy } from './after.js';
@@ -390,11 +390,22 @@ async function ignoredCheckpoints(root: string, history: GitHistory, files: read
   });
   const rest = untracked.filter((f) => !linked.some((l) => l.rel === f.rel));
   const ignored = rest.length ? await ignoredListed(history, rest.map((f) => f.rel), { prefilter: root }) : new Set<string>();
+  // A rule that ignores the folder itself (`.checkpoints/`): git cannot re-include a file in an
+  // excluded folder, so `!<file>` after it does nothing; the folder's contents must be the rule.
+  const folders = [...new Set(rest.filter((f) => ignored.has(f.rel)).map((f) => posix.dirname(f.rel)))];
+  const ignoresFolder = folders.length ? (await import('../install/ignored.js')).ignoresFolder : () => false;
+  const ignoredFolders = new Set(folders.filter((folder) => ignoresFolder(root, folder)));
+  const fix = (rel: string) => {
+    const folder = posix.dirname(rel);
+    return ignoredFolders.has(folder)
+      ? `it ignores the ${folder}/ folder itself, and git cannot re-include a file in an ignored folder: remove it, or replace it with ${folder}/* and add !${rel} after that`
+      : `remove it, or add !${rel} after it`;
+  };
   return [
     ...linked.map((f): Finding => ({ level: 'warning', check: 'gitlink', skill: f.skill, path: '', message: gitlinkedNote(f.link, f.rel) })),
     ...rest.filter((f) => ignored.has(f.rel)).map((f): Finding => ({
       level: 'warning', check: 'gitignore', skill: f.skill, path: '',
-      message: `git ignores ${f.rel}: it is never committed, so no other clone or branch sees it; \`git check-ignore -v ${f.rel}\` names the rule: remove it, or add !${f.rel} after it`,
+      message: `git ignores ${f.rel}: it is never committed, so no other clone or branch sees it; \`git check-ignore -v ${f.rel}\` names the rule: ${fix(f.rel)}`,
     })),
   ];
 }

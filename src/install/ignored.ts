@@ -15,6 +15,15 @@ export function ignoredCheckpointsNote(root: string): string | null {
   return `${match[1]} ignores checkpoint files (${quoted(match[2]!)}): git would never commit them, so other sessions and clones would not see them; remove that rule (checkpoints are tracked in git since protocol 1.1)`;
 }
 
+/**
+ * Whether a rule ignores the folder `folder` itself (`.checkpoints/`), not only files in it: git
+ * cannot re-include a file in an excluded folder, so a `!<file>` after that rule does nothing.
+ * Asked of git, which knows the path is a folder (a folder-only pattern); no git, no answer: false.
+ */
+export function ignoresFolder(root: string, folder: string): boolean {
+  return gitOut(root, ['check-ignore', '-q', '--', folder]) !== null;
+}
+
 /** Why `rel` under the submodule gitlink `link` (".checkpoints" committed as one) is never committed, and the repair. */
 export function gitlinkedNote(link: string, rel: string): string {
   return `git records ${link} as a submodule (a gitlink), so ${rel} is never committed and no other clone or branch sees it; make it a folder again: \`git rm --cached ${link}\`, then \`git add ${link}\` and commit`;

@@ -4,7 +4,7 @@
 // And the temp files interrupted writes leave behind, which doctor names as safe to delete.
 import { describe, expect, it } from 'vitest';
 import { runCli } from '../helpers/in-process.js';
-import { assertBuilt, cli, commitAll, git, makeRepo, write } from '../helpers/repo.js';
+import { assertBuilt, cli, commitAll, git, gitTry, makeRepo, write } from '../helpers/repo.js';
 import { checkpointDoc } from '../helpers/fixtures.js';
 
 type F = { check: string; level: string; skill: string | null; message: string };
@@ -26,6 +26,20 @@ describe('checkpoints git ignores (red team, 12-04)', () => {
       }]);
     }
     write(dir, '.gitignore', '*.checkpoint.json\n!.checkpoints/*.checkpoint.json\n');
+    for (const engine of ['native', 'isomorphic']) expect(await ignoredFindings(dir, engine), engine).toEqual([]);
+  });
+  it('a rule that ignores the folder itself (.checkpoints/): the advice is not "add !file", which git cannot honour there, but .checkpoints/* then !file, which works as pasted (red team 64 r3 r1)', async () => {
+    const dir = makeRepo();
+    write(dir, '.gitignore', '.checkpoints/\n');
+    commitAll(dir, 'ignore rule');
+    write(dir, '.checkpoints/api.checkpoint.json', `${JSON.stringify(checkpointDoc({ skill: 'api' }), null, 2)}\n`);
+    const advice = 'it ignores the .checkpoints/ folder itself, and git cannot re-include a file in an ignored folder: remove it, or replace it with .checkpoints/* and add !.checkpoints/api.checkpoint.json after that';
+    for (const engine of ['native', 'isomorphic']) {
+      expect((await ignoredFindings(dir, engine)).map((f) => f.message), engine).toEqual([`git ignores .checkpoints/api.checkpoint.json: it is never committed, so no other clone or branch sees it; \`git check-ignore -v .checkpoints/api.checkpoint.json\` names the rule: ${advice}`]);
+    }
+    // Pasted as given: git no longer ignores the file, and doctor says nothing.
+    write(dir, '.gitignore', '.checkpoints/*\n!.checkpoints/api.checkpoint.json\n');
+    expect(gitTry(dir, ['check-ignore', '-q', '.checkpoints/api.checkpoint.json']).status).toBe(1);
     for (const engine of ['native', 'isomorphic']) expect(await ignoredFindings(dir, engine), engine).toEqual([]);
   });
 });
