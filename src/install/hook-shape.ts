@@ -14,6 +14,9 @@ const CHAIN_SHELLS = new Set(['sh', 'dash', 'bash']);
 /** Those git's sh fallback is: a hook written for one runs the same with no `#!` line. */
 const POSIX_SHELLS = new Set(['sh', 'dash']);
 
+/** `set` with options only (`set -e`, `set -euo pipefail`, `set +x`), their names after -o: no other command. */
+const SHELL_OPTIONS = /^set\s+[-+][a-zA-Z]+(?:\s+(?:[-+][a-zA-Z]+|[a-z]+))*\s*(?:#.*)?$/;
+
 export interface HookShape {
   /** Our line is the hook's first command; 'later' anywhere else it may never run (after an `exit`, inside a branch) or find git's stdin read to its end. */
   ours: 'first' | 'later' | null;
@@ -35,7 +38,8 @@ export function interpreterOf(line: string): string | null {
 
 export function hookShape(text: string): HookShape {
   const lines = text.split(/\r?\n/).map((line) => line.trim());
-  const commands = lines.filter((line) => line !== '' && !line.startsWith('#'));
+  // A plain `set` of shell options (`set -euo pipefail`) reads no stdin and ends nothing: no command before our line.
+  const commands = lines.filter((line) => line !== '' && !line.startsWith('#') && !SHELL_OPTIONS.test(line));
   const ours = commands[0] !== undefined && OUR_CHECK.test(commands[0]) ? 'first' : commands.some((line) => OUR_CHECK.test(line)) ? 'later' : null;
   const shebang = lines[0]!.startsWith('#!');
   // A `#!` line our line was put above: among the comments before the hook's first command of its own.

@@ -22,6 +22,16 @@ describe('interpreterOf', () => {
 });
 
 describe('hookShape', () => {
+  it('a plain `set` of shell options before our line (set -euo pipefail, set -e) is no command before it: "already" (red team 64 r3 r5)', () => {
+    for (const opts of ['set -euo pipefail', 'set -e', 'set -eu\nset -o pipefail', 'set +x # quiet']) {
+      expect(hookShape(`#!/usr/bin/env bash\n${opts}\n\n# checkpoint first\n. node_modules/checkpoint-protocol/hooks/pre-push-chain\necho lint\n`).ours, opts).toBe('first');
+    }
+    // `set --` replaces the arguments, and `set` alone lists variables: commands like any other.
+    for (const other of ['set -- a b', 'set', 'set -e; read x']) {
+      expect(hookShape(`#!/bin/sh\n${other}\n. node_modules/checkpoint-protocol/hooks/pre-push-chain\n`).ours, other).toBe('later');
+    }
+  });
+
   it('a sh or bash hook: our line first after its #! line (CRLF too) or after comments is first; none foreign', () => {
     expect(hookShape(`#!/usr/bin/env bash\r\nset -euo pipefail\r\n`)).toEqual({ ours: null, shebang: true, foreign: null, demoted: null });
     expect(hookShape(`#!/bin/bash\n# gate (see CONTRIBUTING.md)\n\n${LINE}\nnpm test\n`)).toEqual({ ours: 'first', shebang: true, foreign: null, demoted: null });
