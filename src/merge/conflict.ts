@@ -68,6 +68,11 @@ export interface MergeContext {
   logExactness(path: readonly PathSegment[], base: readonly JsonValue[], ours: readonly JsonValue[], theirs: readonly JsonValue[]): ExactSuffixes | undefined;
   /** Records which entry of each side each entry of a log merged by exact numbers is (for its texts). */
   logSource(source: LogSource): void;
+  /**
+   * Whether the sides are two saves (two `updated_at`s), so a record both added alike to a log of
+   * sessions' records is each session's own (log.ts); false where the sides are cut from one file's markers.
+   */
+  twoSaves?: boolean;
   /** The actions each side logged done since the base (requeued.ts), for the top-level queue. */
   queueDone?: () => { ours: ReadonlyMap<string, number>; theirs: ReadonlyMap<string, number> };
 }

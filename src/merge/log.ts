@@ -73,7 +73,11 @@ type Place = 'front' | 'end';
 interface Added extends Keyed {
   gap?: number;
   base?: number;
+  /** A session's own copy (sessionsApart): the record's identity, `key` being that side's own. */
+  identity?: string;
 }
+
+const identityOf = (k: Added): string => k.identity ?? k.key;
 
 /** Keys of a base entry a side moved, and of a base entry both sides replaced in place differently: one key on both sides, never a record's (JSON text starts with no control character). */
 const movedKey = (j: number): string => `\u0001moved ${j}`;
@@ -164,7 +168,7 @@ function unionOfAdditions(ours: readonly Added[], theirs: readonly Added[], poli
     const [ta, tb] = [timeOf(a), timeOf(b)];
     if (ta !== undefined && tb !== undefined && ta !== tb) return direction * (ta - tb) < 0;
     if ((ta === undefined) !== (tb === undefined)) return ta !== undefined;
-    return compareStrings(a.key, b.key) < 0;
+    return compareStrings(identityOf(a), identityOf(b)) < 0;
   };
   const order: Keyed[] = [];
   const placed = new Set<string>();
@@ -174,6 +178,12 @@ function unionOfAdditions(ours: readonly Added[], theirs: readonly Added[], poli
     while (j < theirs.length && placed.has(theirs[j]!.key)) j++;
     const [a, b] = [ours[i], theirs[j]];
     if (a === undefined && b === undefined) break;
+    // Two sessions' copies of one record (sessionsApart) go together, whichever side is ours.
+    if (a !== undefined && b !== undefined && a.key !== b.key && identityOf(a) === identityOf(b)) {
+      placed.add(a.key).add(b.key);
+      order.push(a, b);
+      continue;
+    }
     const next = a === undefined ? b! : b === undefined || a.key === b.key || before(a, b) ? a : b;
     placed.add(next.key);
     order.push(next);
@@ -237,7 +247,7 @@ export function mergeLog(
   // grows at its end); the field's declared order decides only when the sides disagree or do not say.
   const places = new Set([...fromOurs.places, ...fromTheirs.places]);
   const place: Place = places.size === 1 ? [...places][0]! : policy.order === 'newest-first' ? 'front' : 'end';
-  const [oursAdded, theirsAdded] = [fromOurs.added, fromTheirs.added];
+  const [oursAdded, theirsAdded] = policy.sessions && ctx.twoSaves ? sessionsApart(fromOurs.added, fromTheirs.added, [oursPlaces, o.length], [theirsPlaces, t.length], head) : [fromOurs.added, fromTheirs.added];
   // In time order: newest first in front, oldest first behind (entries between kept ones: below).
   // Sides at opposite ends: the log's own time direction, when it runs in time order (below).
   let runs: { direction: 1 | -1 | undefined } | undefined;
@@ -330,6 +340,26 @@ export function mergeLog(
   putAdded(kept.length + 1);
   if (suffixes) ctx.logSource({ path: [...path], value: merged, entries: sources });
   return merged;
+}
+
+/**
+ * Two saves' additions to a log of sessions' records (policy.sessions; the documents' `updated_at`s
+ * differ): a record both sides added alike is each session's own (two runs that both logged
+ * `{"ok": 1}`), so each side's copies take a key of that side's own and the merge keeps them all,
+ * as a spend counter counts both sessions' spend (merge.ts twoSaves). A copy standing in place of
+ * a base record the side removed (an edit, log-places.ts) keeps the record's key: one fix both
+ * made alike is one record. A cherry-picked save carries one `updated_at` on both sides: once.
+ */
+function sessionsApart(ours: Added[], theirs: Added[], oursSide: [SidePlaces, number], theirsSide: [SidePlaces, number], head: number): [Added[], Added[]] {
+  const keys = (list: readonly Added[]) => new Set(list.filter((k) => k.base === undefined).map((k) => k.key));
+  const [mine, other] = [keys(ours), keys(theirs)];
+  if (![...mine].some((k) => other.has(k))) return [ours, theirs];
+  const apart = (list: Added[], [places, length]: [SidePlaces, number], tag: string): Added[] => {
+    // Edits: every removal with a record in its place, an end of the log counting as a neighbour.
+    const edits = new Set(replacedInPlace(places, length, 'end', true, true).values());
+    return list.map((k) => (k.base === undefined && mine.has(k.key) && other.has(k.key) && !edits.has(k.index - head) ? { ...k, key: `${k.key}\u0002${tag}`, identity: k.key } : k));
+  };
+  return [apart(ours, oursSide, 'ours'), apart(theirs, theirsSide, 'theirs')];
 }
 
 /**

@@ -80,6 +80,8 @@ export function mergeCheckpointValues(base: JsonValue | undefined, ours: JsonVal
 
   let done: ReturnType<NonNullable<MergeContext['queueDone']>> | undefined;
   const ctx: MergeContext = {
+    // Cut from markers, a record both sides hold alike is the file's one text (as sessionsAlike says of counters).
+    twoSaves: !opts.fromMarkers && twoSaves(sideTimes),
     node(path, policyPath, b, o, t) {
       const before = conflicts.length;
       const merged = mergeNode(ctx, extra, sideTimes, twoSessions, currencies, exact, path, policyPath, b, o, t);
@@ -250,6 +252,14 @@ function sessionsAlike(staged: MergeOptions['logged']): TwoSessions {
 }
 
 /**
+ * A log of sessions' records both sides changed alike in saves of their own: what each added is
+ * each session's own, kept from both (log.ts sessionsApart), so the log merges rather than standing as one side.
+ */
+function sessionsAddedAlike(ctx: MergeContext, policy: LogPolicy, base: JsonValue | undefined, ours: JsonValue | undefined): boolean {
+  return policy.sessions === true && ctx.twoSaves === true && Array.isArray(ours) && !sameValue(base, ours);
+}
+
+/**
  * jsonEqual, but -0 and 0 are two numbers, as they are two texts a reader sees (=== calls them
  * one): a side that turned one into the other changed the value, so its text is the merge.
  */
@@ -334,12 +344,16 @@ function mergeNode(
   const exactLog = exact.texts && Array.isArray(ours) && Array.isArray(theirs) ? logExactness(ctx, extra, path, policyPath, base, ours, theirs) : undefined;
   if (exactLog) {
     const same = (x: readonly string[], y: readonly string[]): boolean => x.length === y.length && x.every((s, k) => s === y[k]);
-    if (sameValue(ours, theirs) && same(exactLog.suffixes.ours, exactLog.suffixes.theirs)) return ours;
+    if (sameValue(ours, theirs) && same(exactLog.suffixes.ours, exactLog.suffixes.theirs) && !sessionsAddedAlike(ctx, exactLog.policy, base, ours)) return ours;
     if (sameValue(base, ours) && same(exactLog.suffixes.base, exactLog.suffixes.ours)) return theirs;
     if (sameValue(base, theirs) && same(exactLog.suffixes.base, exactLog.suffixes.theirs)) return ours;
     return mergeLog(ctx, path, policyPath, exactLog.policy, exactLog.base, ours as JsonValue[], theirs as JsonValue[], exactLog.suffixes);
   }
-  if (sameValue(ours, theirs)) return ours;
+  if (sameValue(ours, theirs)) {
+    const policy = Array.isArray(ours) && ctx.twoSaves && !sameValue(base, ours) ? policyFor(policyPath, extra) : undefined;
+    if (policy?.kind !== 'log' || !sessionsAddedAlike(ctx, policy, base, ours)) return ours;
+    return mergeLog(ctx, path, policyPath, policy, Array.isArray(base) ? base : [], ours as JsonValue[], theirs as JsonValue[]);
+  }
   // A field every checkpoint needs, dropped by one side only (a file wiped to `{}`, a bad
   // rewrite): shown, never taken silently, which would leave the merge no checkpoint at all.
   if (path.length === 1 && base !== undefined && (ours === undefined) !== (theirs === undefined) && REQUIRED_FIELDS.includes(String(path[0]))) return ctx.conflict(path, base, ours, theirs);

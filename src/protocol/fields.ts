@@ -24,8 +24,11 @@ export type MergePolicy =
    * entries the log holds, the overflow moving to history/ on every write that adds one.
    * `editsConflict`: an entry both sides replaced in place with different entries is a conflict
    * (decisions: two rewrites of one decision contradict each other), where a telemetry log keeps both.
+   * `sessions`: entries are what a session did (a run, a score, a done action), so one both sides
+   * added alike in saves of their own (two `updated_at`s) is two sessions' records, both kept, as
+   * a spend counter counts both; a log of facts (decisions, refs, paths) keeps such an entry once.
    */
-  | { kind: 'log'; order: 'append' | 'newest-first'; timeKey?: string; rotate: boolean; keep?: number; editsConflict?: true }
+  | { kind: 'log'; order: 'append' | 'newest-first'; timeKey?: string; rotate: boolean; keep?: number; editsConflict?: true; sessions?: true }
   /** Records with an `id`: merged per id (added, removed, or recursed), order kept. */
   | { kind: 'records' }
   /**
@@ -54,6 +57,8 @@ export interface PolicyRule {
 }
 
 const LOG_APPEND = (timeKey?: string, rotate = false): MergePolicy => ({ kind: 'log', order: 'append', timeKey, rotate });
+/** A log of what sessions did (runs, scores): see `sessions` above. */
+const SESSION_LOG: MergePolicy = { kind: 'log', order: 'append', timeKey: 'at', rotate: true, sessions: true };
 
 /** Record arrays under skill_state that are per-session telemetry by convention. */
 export const SKILL_STATE_LOG_NAMES = ['run_history', 'merged_prs', 'bypasses', 'carried_debt', 'reconciliations'] as const;
@@ -67,7 +72,7 @@ export const ROTATION_POINTER = 'skill_state.rotated_to';
 const SNAPSHOT: MergePolicy = { kind: 'snapshot' };
 const COUNTER: MergePolicy = { kind: 'counter' };
 /** A project's own log (config.json "logs"): entries timed by `at`, rotatable. */
-const PROJECT_LOG: MergePolicy = LOG_APPEND('at', true);
+const PROJECT_LOG: MergePolicy = SESSION_LOG;
 
 export const POLICY_RULES: readonly PolicyRule[] = [
   { pattern: 'updated_at', policy: { kind: 'instant', pick: 'latest' } },
@@ -83,8 +88,8 @@ export const POLICY_RULES: readonly PolicyRule[] = [
   // The machine-written repository snapshot (`pause --auto` on every compaction): one value, never mixed field by field.
   { pattern: 'capsule.mechanical', policy: SNAPSHOT },
   { pattern: 'next_actions', policy: { kind: 'queue' } },
-  { pattern: 'recently_done', policy: { kind: 'log', order: 'newest-first', timeKey: 'at', rotate: false, keep: 10 } },
-  { pattern: 'eval_scores', policy: LOG_APPEND('at') },
+  { pattern: 'recently_done', policy: { kind: 'log', order: 'newest-first', timeKey: 'at', rotate: false, keep: 10, sessions: true } },
+  { pattern: 'eval_scores', policy: { ...SESSION_LOG, rotate: false } },
   { pattern: 'pm_refs', policy: LOG_APPEND('first_seen_at') },
   // Decisions, not telemetry: one rewritten two ways is a conflict, as progress_summary's would be (red team rtA 03).
   { pattern: 'context_primer.key_decisions', policy: { kind: 'log', order: 'append', rotate: false, editsConflict: true } },
@@ -94,7 +99,7 @@ export const POLICY_RULES: readonly PolicyRule[] = [
   // Pointers to history files written by rotate: a set both branches may add to, never rotated.
   { pattern: ROTATION_POINTER, policy: LOG_APPEND() },
   { pattern: 'progress_table', policy: { kind: 'records' } },
-  ...SKILL_STATE_LOG_NAMES.map((name) => ({ pattern: `skill_state.**.${name}`, policy: LOG_APPEND('at', true) })),
+  ...SKILL_STATE_LOG_NAMES.map((name) => ({ pattern: `skill_state.**.${name}`, policy: SESSION_LOG })),
   ...SKILL_STATE_SNAPSHOT_NAMES.map((name) => ({ pattern: `skill_state.**.${name}`, policy: SNAPSHOT })),
   // A skill's own part stamped as the file is (`skill_state.lint.updated_at`): the later save wins.
   { pattern: 'skill_state.**.updated_at', policy: { kind: 'instant', pick: 'latest' } },

@@ -204,9 +204,15 @@ describe('mergeCheckpointTexts: clean merges', () => {
           const [a, b] = swap ? [pair[1]!, pair[0]!] : pair;
           const ours = doc(a, '2026-01-06T10:00:00Z');
           const theirs = doc(b, '2026-01-07T10:00:00Z');
-          const r = merge(doc(''), ours, theirs, { keepLayout });
+          let r = merge(doc(''), ours, theirs, { keepLayout });
           // One number spelled two ways (7.50 and 7.5): one record, in the spelling with more decimals, whichever side is ours (red team 62a 07).
           if ((pair as readonly string[]).includes('8') || (pair as readonly string[]).includes('7.5')) {
+            // A log's record both added in saves of their own is two sessions' records, each its own text (red team 64 r2); from one save, one record.
+            if (shapes.indexOf(doc) < 2) {
+              expect(r.status, r.messages.join('\n')).toBe('clean');
+              for (const n of pair) expect(r.text).toMatch(new RegExp(`[ :]${n.replace(/[.+]/g, '\\$&')}[,}\\]]`));
+              r = merge(doc(''), ours, doc(b, '2026-01-06T10:00:00Z'), { keepLayout });
+            }
             expect(r.status, r.messages.join('\n')).toBe('clean');
             expect(r.text).toMatch(new RegExp(`[ :]${pair[0]!.replace(/[.+]/g, '\\$&')}[,}\\]]`));
             expect(r.text).not.toMatch(new RegExp(`[ :]${pair[1]!.replace(/[.+]/g, '\\$&')}[,}\\]]`));
