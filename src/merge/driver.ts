@@ -10,6 +10,7 @@ import { fileKind } from '../protocol/file-names.js';
 import { introducedErrors } from '../protocol/file-validation.js';
 import type { Conflict } from './conflict.js';
 import { keepExactTexts, mergeCheckpointValues, type ExtraRules, type MergeOptions } from './merge.js';
+import { agreedBase } from './agreed-base.js';
 import { virtualBase } from './virtual-base.js';
 import { settleConflicts, settledSide, type Settlement } from './settle.js';
 import { conflictNumberTexts, mergeLiteralTexts } from './literal-texts.js';
@@ -155,13 +156,21 @@ export function mergeCheckpointTexts(input: MergeTextsInput): MergeTextsResult {
       return undefined;
     }
   };
-  const base = input.base === null || NO_ANCESTOR.test(input.base) ? undefined : parseSide('base', input.base);
+  let base = input.base === null || NO_ANCESTOR.test(input.base) ? undefined : parseSide('base', input.base);
   const ours = parseSide('ours', input.ours);
   const theirs = parseSide('theirs', input.theirs);
-  if (unreadable.length > 0 || ours === undefined || theirs === undefined) return { status: 'unparseable', conflicts: [], messages: [unparseableMessage(input.fileName, unreadable) + committedMarkersAdvice(unreadable)] };
-
   const kind = input.fileName === undefined ? 'checkpoint' : fileKind(input.fileName);
   const extraRules = kind === 'rotation' ? [...ROTATION_FILE_RULES, ...(input.extraRules ?? [])] : input.extraRules;
+  // A base no JSON (a broken file both branches repaired): the two sides merge against what they
+  // hold alike (agreed-base.ts), as an add/add merges, rather than git's line merge and a dead end.
+  // Not for sides cut from markers (settle-markers.ts): there a base cut broken is a cut to refuse.
+  if (!input.fromMarkers && unreadable.length === 1 && unreadable[0]!.side === 'base' && ours !== undefined && theirs !== undefined) {
+    unreadable.length = 0;
+    delete sideTexts.base;
+    base = agreedBase(ours, theirs, extraRules);
+  }
+  if (unreadable.length > 0 || ours === undefined || theirs === undefined) return { status: 'unparseable', conflicts: [], messages: [unparseableMessage(input.fileName, unreadable) + committedMarkersAdvice(unreadable)] };
+
   const merged = mergeCheckpointValues(base, ours, theirs, { extraRules, keysChecked: true, texts: sideTexts, logged: input.staged ? stagedLogs(input.staged) : undefined, fromMarkers: input.fromMarkers });
   let { value, conflicts } = merged;
   const exact = merged.exact ?? [];

@@ -887,12 +887,13 @@ describe('the driver with bad input, invoked directly', () => {
     expect(r.ours.toString()).toBe(broken);
   });
 
-  it('exits 1 and keeps ours when the base is unparseable', async () => {
+  it('merges the sides against what both hold alike when the base is unparseable: where they differ, a conflict, as an add/add, ours kept in its block (red team 64 r2)', async () => {
     const oursText = changed((d) => (d.phase = 'ours phase'));
     const r = await runDriver({ base: '{"phase": ', ours: oursText, theirs: changed((d) => (d.step = 'theirs step')) });
     expect(r.code).toBe(1);
-    expect(r.stderr).toMatch(/semantically: base is not valid JSON at 1:11/);
+    expect(r.stderr).toMatch(/conflict at phase: .*\(base absent\)/);
     expect(r.ours.toString()).toContain('"phase": "ours phase"');
+    expect(r.ours.toString()).toContain('"step": "theirs step"');
   });
 
   it('merges an empty base as add/add', async () => {
@@ -1005,5 +1006,43 @@ describe('rows sharing an id, through git merge (red team s11 #12)', () => {
     expect(v.code).toBe(0);
     expect(v.stdout).toContain('progress_table[2].id: id "s1" repeats progress_table[1]');
     expect(v.stdout).toContain('blockers[1].id: id "b1" repeats blockers[0]');
+  });
+});
+
+describe('a merge base that is not valid JSON (red team 64 r2, repro3)', () => {
+  // A broken file committed (a stray comma), then repaired alike on two branches that each logged a done action.
+  const text = (comma: string, done: string[]) => {
+    const doc = baseDoc();
+    doc.recently_done = done.map((t, k) => ({ text: t, at: `2026-03-0${k + 1}T12:00:00Z` }));
+    return JSON.stringify(doc, null, 2).replace('"status": "in_progress"', `"status": "in_progress"${comma}`);
+  };
+  const branches = (dir: string) => {
+    write(dir, FILE, text(',', ['Scaffold']).replace(/,\n  "progress_summary"/, ',,\n  "progress_summary"'));
+    commitAll(dir, 'broken base');
+    git(dir, ['checkout', '-q', '-b', 'b']);
+    write(dir, FILE, text('', ['Scaffold', 'B']));
+    commitAll(dir, 'b');
+    git(dir, ['checkout', '-q', 'main']);
+    write(dir, FILE, text('', ['Scaffold', 'A']));
+    commitAll(dir, 'a');
+  };
+  const doneTexts = (dir: string) => JSON.parse(read(dir, FILE)).recently_done.map((d: { text: string }) => d.text).sort();
+
+  it('the driver merges the two valid sides: both new records kept, no markers', () => {
+    const dir = driverRepo();
+    branches(dir);
+    expect(gitTry(dir, ['merge', '-q', 'b', '-m', 'm']).status).toBe(0);
+    expect(doneTexts(dir)).toEqual(['A', 'B', 'Scaffold']);
+  });
+
+  it('resolve --add merges git\'s line markers from the stages where the driver did not run', async () => {
+    const dir = makeRepo();
+    repos.push(dir);
+    branches(dir);
+    expect(gitTry(dir, ['merge', '-q', 'b', '-m', 'm']).status).not.toBe(0);
+    const r = await runCli(dir, ['resolve', '--add']);
+    expect(r.code, r.stdout + r.stderr).toBe(0);
+    expect(doneTexts(dir)).toEqual(['A', 'B', 'Scaffold']);
+    expect(git(dir, ['status', '--porcelain'])).toBe(`M  ${FILE}\n`);
   });
 });
