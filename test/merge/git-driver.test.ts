@@ -1046,3 +1046,29 @@ describe('a merge base that is not valid JSON (red team 64 r2, repro3)', () => {
     expect(git(dir, ['status', '--porcelain'])).toBe(`M  ${FILE}\n`);
   });
 });
+
+describe('a side that is not valid JSON, its text carried in by a clean line merge (red team 64 r2, repro7)', () => {
+  it('resolve names the broken side, and --check advises no `git checkout --merge` that makes the same file again', async () => {
+    const dir = driverRepo();
+    const text = (phase: string, comma: string) => JSON.stringify({ ...baseDoc(), phase }, null, 2).replace('"status": "in_progress",', `"status": "in_progress"${comma}`);
+    write(dir, FILE, text('build', ','));
+    commitAll(dir, 'base');
+    git(dir, ['checkout', '-q', '-b', 'b']);
+    write(dir, FILE, text('build', ',,'));
+    commitAll(dir, 'b: broken');
+    git(dir, ['checkout', '-q', 'main']);
+    write(dir, FILE, text('test', ','));
+    commitAll(dir, 'a');
+    expect(gitTry(dir, ['merge', '-q', 'b', '-m', 'm']).status).not.toBe(0);
+    expect(read(dir, FILE)).not.toContain('<<<<<<<');
+    const before = read(dir, FILE);
+    for (const args of [['resolve'], ['resolve', '--check']]) {
+      const r = await runCli(dir, args);
+      expect(r.code).toBe(1);
+      expect(r.stdout + r.stderr).toContain('theirs is not valid JSON');
+      expect(r.stdout + r.stderr).toContain(`git show :3:${FILE}`);
+      expect(r.stdout + r.stderr).not.toContain('git checkout --merge');
+    }
+    expect(read(dir, FILE)).toBe(before);
+  });
+});

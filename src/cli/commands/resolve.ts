@@ -54,6 +54,8 @@ interface Plan {
   problem?: string;
   /** --accept-deletion of a modify/delete conflict: the changed version goes to history/, the deletion is staged. */
   acceptDeletion?: { changedStage: 2 | 3 };
+  /** With `problem`: the ways on where the generic one (`git checkout --merge`) would only make the same file again. */
+  ways?: string;
 }
 
 function listOption(value: string | boolean | string[] | undefined): string[] {
@@ -241,7 +243,9 @@ function planOne(root: string, file: ResolvableFile, extraRules: PolicyRule[], s
   }
   if (stages) {
     if (!marked || marked.blocks > 0) return plan('stages', mergeCheckpointTexts({ ...stages, extraRules, fileName: rel, settle, keepLayout }), [stages.ours, stages.theirs]);
-    return oneSideOnly(root, settledFile(file, onDisk, [stages.ours, stages.theirs], requested), onDisk, stages, extraRules);
+    const settled = settledFile(file, onDisk, [stages.ours, stages.theirs], requested);
+    const broken = settled.outcome.status === 'unparseable' ? brokenStages(stages) : [];
+    return broken.length ? lineMergedBroken(root, settled, broken) : oneSideOnly(root, settled, onDisk, stages, extraRules);
   }
   if (!marked) return { file, outcome: { path: rel, status: 'unparseable', messages: [`checkpoint: ${rel}: its conflict markers are nested or unclosed and git holds no stages to merge from: settle it by hand`] }, unmatched: requested };
   // No markers: settled already (by hand or an earlier run); if git still calls it unmerged, check it before it is staged.
@@ -311,6 +315,28 @@ function valueOf(text: string): JsonValue | undefined {
   } catch {
     return undefined;
   }
+}
+
+/** The sides git staged that are not JSON: why its line merge, not the driver, made the file. */
+function brokenStages(stages: { ours: string; theirs: string }): Array<'ours' | 'theirs'> {
+  return (['ours', 'theirs'] as const).filter((side) => valueOf(stages[side]) === undefined);
+}
+
+/** `git show :<stage>:<path>` for each side named (the path from the top: no pathArg there). */
+const stageShows = (rel: string, sides: readonly ('ours' | 'theirs')[]) => sides.map((side) => `\`git show :${side === 'ours' ? 2 : 3}:${rel}\``).join(', ');
+
+/**
+ * A file git's line merge left not valid JSON because a side it merged is not (red team 64 r2):
+ * the broken side named, and ways that change something (`git checkout --merge` would make the
+ * same file again): fix it by hand, or keep the valid side whole.
+ */
+function lineMergedBroken(root: string, plan: Plan, broken: readonly ('ours' | 'theirs')[]): Plan {
+  const rel = plan.file.rel;
+  const arg = pathArg(root, rel);
+  const problem = `${plan.problem}: ${broken.join(' and ')} ${broken.length > 1 ? 'are' : 'is'} not valid JSON, and git's line merge carried ${broken.length > 1 ? 'them' : 'it'} in`;
+  const keep = broken.length === 1 ? `; or keep ${broken[0] === 'ours' ? 'theirs' : 'ours'} whole: \`git checkout --${broken[0] === 'ours' ? 'theirs' : 'ours'} -- ${arg}\`, then \`git add ${arg}\`` : '';
+  const ways = `fix it by hand (${stageShows(rel, broken)} shows what was committed), then \`checkpoint resolve --add ${arg}\`${keep}`;
+  return { ...plan, problem, ways, outcome: { ...plan.outcome, messages: [`checkpoint: ${rel} ${problem}; ${ways}`] } };
 }
 
 /**
@@ -427,6 +453,7 @@ function settledProblem(root: string, rel: string, unmerged: readonly string[]):
     throw e;
   }
   if (plan.problem === undefined) return null;
+  if (plan.ways !== undefined) return { problem: plan.problem, ways: plan.ways };
   const stages = readStages(root, rel);
   const arg = pathArg(root, rel);
   const add = `\`checkpoint resolve --add ${arg}\``;
