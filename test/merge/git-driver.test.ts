@@ -1072,3 +1072,24 @@ describe('a side that is not valid JSON, its text carried in by a clean line mer
     expect(read(dir, FILE)).toBe(before);
   });
 });
+
+describe("git's line markers around a side that is not valid JSON (red team 64 r2, repro3's second half)", () => {
+  it('resolve --check says to settle them by hand, never to run resolve --add on them, which cannot merge them', async () => {
+    const dir = driverRepo();
+    const text = (step: string, comma: string) => JSON.stringify({ ...baseDoc(), step }, null, 2).replace('"status": "in_progress",', `"status": "in_progress"${comma}`);
+    write(dir, FILE, text('s1', ','));
+    commitAll(dir, 'base');
+    git(dir, ['checkout', '-q', '-b', 'b']);
+    write(dir, FILE, text('s2', ',,'));
+    commitAll(dir, 'b: broken');
+    git(dir, ['checkout', '-q', 'main']);
+    write(dir, FILE, text('s3', ','));
+    commitAll(dir, 'a');
+    expect(gitTry(dir, ['merge', '-q', 'b', '-m', 'm']).status).not.toBe(0);
+    expect(read(dir, FILE)).toContain('<<<<<<<');
+    const r = await runCli(dir, ['resolve', '--check']);
+    expect(r.code).toBe(1);
+    expect(r.stdout).toContain('theirs is not valid JSON, so resolve cannot merge it: settle the markers by hand');
+    expect(r.stdout).not.toContain('run `checkpoint resolve --add` locally');
+  });
+});

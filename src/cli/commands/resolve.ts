@@ -505,6 +505,12 @@ function check(root: string, ctx: Context): number {
     const why = settledProblem(root, p, unmerged);
     return why === null ? [] : [{ path: p, ...why }];
   });
+  // Git's own markers around a side that is not JSON: resolve --add cannot merge them, so never advised (red team 64 r2).
+  const lineMerged = new Map(markers.flatMap((p): Array<[string, Array<'ours' | 'theirs'>]> => {
+    const stages = unmerged.includes(p) ? readStages(root, p) : null;
+    const broken = stages && !('deleted' in stages) ? brokenStages(stages) : [];
+    return broken.length ? [[p, broken]] : [];
+  }));
   if (ctx.json) ctx.out.json({ ok: bad.length === 0, conflicted: bad, markers, unmerged, tooLarge: unread, unreadable, misnamed, invalid: invalid.map(({ path, problem }) => ({ path, problem })) });
   else if (bad.length) {
     // Offered for a file resolve takes; by name while a misnamed file would make a bare run refuse.
@@ -520,6 +526,8 @@ function check(root: string, ctx: Context): number {
         ? `${broken.problem}, and is still unmerged in git's index: ${broken.ways}`
         : p === CONFIG_REL && markers.includes(p)
         ? configConflict(root, index) // settings: settled by hand, never by resolve
+        : lineMerged.has(p)
+        ? `holds git's line-merge markers${index}: ${lineMerged.get(p)!.join(' and ')} ${lineMerged.get(p)!.length > 1 ? 'are' : 'is'} not valid JSON, so resolve cannot merge it: settle the markers by hand (${stageShows(p, lineMerged.get(p)!)} shows what was committed), then \`checkpoint resolve --add ${pathArg(root, p)}\``
         : markers.includes(p)
         ? `holds merge conflict markers${index}${refused}`
         : big
@@ -533,7 +541,7 @@ function check(root: string, ctx: Context): number {
     }
     // First what makes resolve refuse, then resolve: it would refuse the whole run before.
     if (misnamed.length) ctx.out.out(`for the ${misnamed.length === 1 ? 'misnamed file' : `${misnamed.length} misnamed files`}: ${misnamedAdvice(misnamed.length)}`);
-    if (markers.some((p) => p !== CONFIG_REL)) ctx.out.out(`${misnamed.length ? 'then ' : ''}run \`checkpoint resolve --add\` locally (hosted merge buttons bypass the merge driver)`);
+    if (markers.some((p) => p !== CONFIG_REL && !lineMerged.has(p))) ctx.out.out(`${misnamed.length ? 'then ' : ''}run \`checkpoint resolve --add\` locally (hosted merge buttons bypass the merge driver)`);
   } else ctx.out.out('✓ no checkpoint file holds conflict markers or is unmerged');
   return bad.length ? 1 : 0;
 }
