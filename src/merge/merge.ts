@@ -279,7 +279,8 @@ function statusRespelled(policyPath: readonly string[], base: JsonValue | undefi
   // A spelling of one status; a value with a reason after it ("blocked - vendor", "blocked-on-review") says more than its status.
   const meant = (v: string) => (allowed.includes(v) ? v : hasReason(v) ? `\u0000${v}` : (suggestEnum(v, allowed) ?? `\u0000${v}`));
   const [o, t] = [meant(ours), meant(theirs)];
-  if (o === t) return allowed.includes(ours) ? ours : allowed.includes(theirs) ? theirs : undefined;
+  // Both mean one status (each spelled its own way, neither the protocol's, too): the protocol's spelling (red team 64 r2).
+  if (o === t) return allowed.includes(o) ? o : undefined;
   if (typeof base !== 'string') return undefined;
   const b = meant(base);
   if (o === b) return theirs;

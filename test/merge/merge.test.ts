@@ -354,6 +354,20 @@ describe('records policy', () => {
     }
   });
 
+  it('both sides spelling one status their own way, neither the protocol\'s, take the protocol\'s spelling, for the status and a row\'s, either way round (red team 64 r2)', () => {
+    const at = (status: string, row: string) => edit((d) => {
+      d.status = status;
+      d.progress_table[1].status = row;
+    });
+    for (const [o, t] of [['Complete', 'completed'], ['Done', 'COMPLETE']] as [string, string][]) {
+      for (const [x, y] of [[o, t], [t, o]] as [string, string][]) {
+        const { value, conflicts } = merge3(at('in_progress', 'in_progress'), at(x, x), at(y, y));
+        expect(conflicts, `${x} ${y}`).toEqual([]);
+        expect([(value as any).status, (value as any).progress_table[1].status]).toEqual(['complete', 'complete']);
+      }
+    }
+  });
+
   it('a row or blocker stamped on its own (its updated_at) takes the later stamp, the edits of both sides merged (red team, 12-06)', () => {
     const ours = edit((d) => {
       d.progress_table[1].status = 'complete';
