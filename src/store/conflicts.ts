@@ -133,6 +133,8 @@ export function filesWithMarkers(root: string, onSkip?: (rel: string, why: strin
   return scan.markers;
 }
 
+/** What to do with a file over MAX_RESOLVE_BYTES, from resolve and --check alike. */
+export const TOO_LARGE_ADVICE = 'a checkpoint is kilobytes: check it by hand and cut the bulk out';
 export const tooLargeMessage = (bytes: number) => `${bytes} bytes, over the ${MAX_RESOLVE_BYTES}-byte limit: too large to check for conflict markers`;
 
 /** By name alone: the skill of a checkpoint or history file under .checkpoints/, else undefined. */
@@ -249,6 +251,7 @@ export function resolvableFile(root: string, rel: string, unmerged?: ReadonlySet
     refuse(missing.what, missing.advice);
   }
   if (!loc) refuse('no such file in this repository', 'check the path (it is taken relative to the current directory)');
-  if (loc!.stat!.size > MAX_RESOLVE_BYTES) refuse(`${loc!.stat!.size} bytes, over the ${MAX_RESOLVE_BYTES}-byte limit`);
+  // The advice --check gives for it, not the one for a path resolve never takes (red team 64 r2).
+  if (loc!.stat!.size > MAX_RESOLVE_BYTES) refuse(`${loc!.stat!.size} bytes, over the ${MAX_RESOLVE_BYTES}-byte limit`, TOO_LARGE_ADVICE);
   return { rel: parts.join('/'), abs, skill: skill! };
 }

@@ -592,6 +592,13 @@ describe('resolve is safe', () => {
     expect(unmerged.code).toBe(1);
     expect(unmerged.stdout).toMatch(/✗ \.checkpoints\/api\.checkpoint\.json is \d+ bytes, over the 16777216-byte limit: too large to check for conflict markers \(and is unmerged/);
     expect(unmerged.stdout).not.toContain('has no conflict markers');
+    // resolve refuses it with the advice --check gives, not the one for a path it never takes (red team 64 r2).
+    for (const args of [['resolve'], ['resolve', FILE]]) {
+      const refused = await runCli(dir, args);
+      expect(refused.code).toBe(2);
+      expect(refused.stderr).toContain('a checkpoint is kilobytes: check it by hand and cut the bulk out');
+      expect(refused.stderr).not.toContain('files only');
+    }
     git(dir, ['add', FILE]);
     const staged = await runCli(dir, ['resolve', '--check']);
     expect(staged.code).toBe(1);

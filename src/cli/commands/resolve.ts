@@ -17,7 +17,7 @@ import { samePath, type Settlement } from '../../merge/settle.js';
 import { CONFIG_REL, configConflict, configHoldsMarkers, configSettlements } from '../../store/config.js';
 import { pathArg } from '../../store/paste-path.js';
 import { display, replaceCheckpointText, type Clock } from '../../store/checkpoints.js';
-import { MAX_RESOLVE_BYTES, addedStage, filesWithMarkers, scanForMarkers, tooLargeMessage, misnamedAdvice, misnamedCheckpointRel, missingConflict, readStages, refuseMisnamed, resolvableFile, resolvableSkill, unmergedCheckpointPaths, type ResolvableFile } from '../../store/conflicts.js';
+import { MAX_RESOLVE_BYTES, TOO_LARGE_ADVICE, addedStage, filesWithMarkers, scanForMarkers, tooLargeMessage, misnamedAdvice, misnamedCheckpointRel, missingConflict, readStages, refuseMisnamed, resolvableFile, resolvableSkill, unmergedCheckpointPaths, type ResolvableFile } from '../../store/conflicts.js';
 import { readProjectText, statProjectFile } from '../../store/safe-fs.js';
 import { archiveDeletedInMerge } from '../../store/history.js';
 import { committedMerge } from '../../store/committed-merge.js';
@@ -531,7 +531,7 @@ function check(root: string, ctx: Context): number {
         : markers.includes(p)
         ? `holds merge conflict markers${index}${refused}`
         : big
-          ? `is ${tooLargeMessage(big.bytes)}${index}; a checkpoint is kilobytes: check it by hand and cut the bulk out`
+          ? `is ${tooLargeMessage(big.bytes)}${index}; ${TOO_LARGE_ADVICE}`
           : unread
             ? `could not be read for conflict markers${index}: ${unread.why.replace(/^checkpoint: /, '')}`
             : refused
