@@ -521,6 +521,18 @@ describe('done', () => {
     expect(expectOk(await runCli(dir, ['validate'])).code).toBe(0);
   });
 
+  it('--landed taking the last actions names how many and the command that finishes them (--landed --complete)', async () => {
+    const dir = repo();
+    const before = seed(dir, 'api', doc('api', { next_actions: ['[x] Merge PR #3', '[x] Write docs'] }));
+    const r = await runCli(dir, ['done', 'api', '--landed']);
+    expectUsageFailure(r, /those were the last 2 actions of "api" and it is in_progress/);
+    expect(r.stderr).toMatch(/or finish: checkpoint done api --landed --complete$/m);
+    expect(bytes(dir, 'api').equals(before)).toBe(true);
+    // The command the hint gives works: nothing left queued, the work complete.
+    expectOk(await runCli(dir, ['done', 'api', '--landed', '--complete']));
+    expect(load(dir, 'api')).toMatchObject({ status: 'complete', next_actions: [] });
+  });
+
   it('runs done_when only with --verify', async () => {
     const dir = repo();
     seed(dir, 'api', doc('api', { next_actions: [{ text: 'a', done_when: 'touch ran-a.marker' }, { text: 'b', done_when: 'touch ran-b.marker' }, 'c'] }));

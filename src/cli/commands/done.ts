@@ -128,10 +128,14 @@ export async function run(args: ParsedArgs, ctx: Context): Promise<number> {
     if (!actions.length && typeof doc.status === 'string' && suggestEnum(doc.status, CHECKPOINT_STATUSES) === 'in_progress') {
       if (!args.options.complete) {
         const as = doc.status === 'in_progress' ? 'in_progress' : `${quoted(doc.status as string)} (in_progress)`;
-        throw new CheckpointError('E_USAGE', `that was the last action of "${skill}" and it is ${as}`, {
+        // A preview takes every pick at once: they were the last, and finishing takes the same options (--landed too).
+        const taking = step < 0 ? picks.length : 1;
+        const last = taking === 1 ? 'that was the last action' : `those were the last ${taking} actions`;
+        const finish: Record<string, true> = { ...(args.options.landed ? { landed: true as const } : {}), complete: true };
+        throw new CheckpointError('E_USAGE', `${last} of "${skill}" and it is ${as}`, {
           hint: ctx.opSpelling?.caller === 'mcp'
-            ? `queue the next one first (${mcpCall('update', skill, [['next_actions', 'append', '...']])}) or finish: ${mcpCall('done', skill, [], { complete: true })}`
-            : `queue the next one first (checkpoint update ${skill} --next_actions+='...') or finish: checkpoint done ${skill} --complete`,
+            ? `queue the next one first (${mcpCall('update', skill, [['next_actions', 'append', '...']])}) or finish: ${mcpCall('done', skill, [], finish)}`
+            : `queue the next one first (checkpoint update ${skill} --next_actions+='...') or finish: checkpoint done ${skill} ${Object.keys(finish).map((k) => `--${k}`).join(' ')}`,
         });
       }
       doc.status = 'complete';
