@@ -253,7 +253,7 @@ export function createServer(opts: McpOptions): { server: McpServer; close: () =
       const dir = await projectDir(args.cwd);
       const root = rootFor(dir);
       // A write never starts a .checkpoints/ in a folder that is no project (the host started us in /, or in ~).
-      if (!tool.readOnly) assertProjectFolder(root);
+      if (!tool.readOnly && !tool.startsNothing?.(args)) assertProjectFolder(root);
       for (const file of tool.files?.(args) ?? []) assertProjectFile(root, dir, String(file), tool.command);
       const argv = tool.argv(args);
       if (tool.name === 'resume') return await resume(tool, args, argv, dir);

@@ -33,6 +33,11 @@ export interface ToolSpec {
   /** The arguments that name files: each must lie inside the project (src/mcp/project-files.ts). */
   files?: (a: Args) => unknown[];
   summary: (doc: Doc) => string;
+  /**
+   * A write call that never starts a .checkpoints/ (it only changes a checkpoint already there),
+   * so in a folder that is no project it answers as the CLI does rather than being refused.
+   */
+  startsNothing?: (a: Args) => boolean;
 }
 
 const cwd = z.string().optional().describe('absolute path of the project (or worktree) folder; default: the host\'s first root');
@@ -324,6 +329,8 @@ export const TOOLS: ToolSpec[] = [
       return null;
     },
     argv: (a) => [...(a.capsule !== undefined ? [`--context=${jsonText(a.capsule, 'capsule')}`] : []), ...flags(a, { auto: 'auto' }), ...rest(a.skill)],
+    // auto=true refreshes a checkpoint that is there, else says "nothing to refresh" (a hook runs it anywhere).
+    startsNothing: (a) => a.auto === true,
     summary: (d) => (d.refreshed === false ? field(d.message) : d.capsule_bytes !== undefined ? `saved the capsule of ${field(d.skill)} (${d.capsule_bytes} bytes)` : `refreshed the capsule of ${field(d.skill)}`),
   },
   {

@@ -285,6 +285,15 @@ describe('checkpoint mcp: a call works only in the server\'s own project', () =>
     expect(ok!.result!.isError).toBeFalsy();
     expect(existsSync(join(plain, FILE))).toBe(true);
   });
+  it('pause with auto=true in a folder that is no project answers as the CLI: nothing to refresh, not an error', async () => {
+    const plain = tempDir();
+    dirs.push(plain);
+    const [r] = await pipe(plain, [toolCall(1, 'pause', { skill: 'api', auto: true })]);
+    expect(r!.result!.isError).toBeFalsy();
+    expect(r!.result!.structuredContent).toMatchObject({ ok: true, refreshed: false, message: 'no checkpoint for skill "api"; nothing to refresh' });
+    expect(cli(plain, ['pause', 'api', '--auto']).stdout).toBe('no checkpoint for skill "api"; nothing to refresh\n');
+    expect(readdirSync(plain)).toEqual([]);
+  });
 });
 
 describe('checkpoint mcp: edge cases get one clear answer', () => {
