@@ -1,8 +1,8 @@
 // The working tree's mechanical state for the recovery capsule: HEAD, branch and
 // uncommitted paths. The branch is read from the git dir's files (git only when they are
 // unusual); the short HEAD and the paths come from two concurrent git processes through the
-// gateway. Outside a repository, without commits, or without git: nulls and [], never an
-// error, because `pause --auto` runs from hooks on every compaction.
+// gateway. Outside a repository, without commits, or without git: nulls (the paths unknown),
+// never an error, because `pause --auto` runs from hooks on every compaction.
 import { CheckpointError, isCheckpointError } from '../errors.js';
 import { runGit } from '../git/git-process.js';
 import { readHeadFiles } from '../git/head-files.js';
@@ -65,11 +65,13 @@ export async function gitState(root: string): Promise<GitState> {
     const refused = indexRefusal(gitdir) ?? gitFailure(failed);
     return { head: head?.trim() || files?.sha?.slice(0, 7) || null, branch: (files ? files.branch : branch)?.trim() || null, uncommitted: null, uncommitted_count: null, unreadIndex: refused };
   }
-  const paths = status === null ? [] : parsePorcelainZ(status);
+  // No repository (a tarball, a GIT_DIR set elsewhere) or no git: which paths changed is unknown, never "none".
+  if (status === null) return { head: head?.trim() || null, branch: null, uncommitted: null, uncommitted_count: null };
+  const paths = parsePorcelainZ(status);
   return {
     head: head?.trim() || null,
     // An unborn branch (no commit yet) still has a name; a repository is what makes it meaningful.
-    branch: status === null ? null : branch?.trim() || null,
+    branch: branch?.trim() || null,
     uncommitted: paths.slice(0, MAX_UNCOMMITTED_PATHS),
     uncommitted_count: paths.length,
   };

@@ -228,7 +228,15 @@ describe('pause --context', () => {
     write(dir, CP, `${JSON.stringify(checkpoint(), null, 2)}\n`);
     expect((await runCli(dir, ['pause', 'api', '--context', JSON.stringify(context())])).code).toBe(0);
     expect(doc(dir).capsule.origin.head).toBeNull();
-    expect(doc(dir).capsule.mechanical).toMatchObject({ head: null, branch: null, uncommitted: [], uncommitted_count: 0 });
+    // No repository: which paths changed is unknown, never "none" (the capsule spec reads [] as none).
+    const unknown = (m: Record<string, unknown>) => [m.uncommitted ?? 'unknown', m.uncommitted_count ?? 'unknown'];
+    expect(doc(dir).capsule.mechanical).toMatchObject({ head: null, branch: null });
+    expect(unknown(doc(dir).capsule.mechanical)).toEqual(['unknown', 'unknown']);
+    write(dir, 'src.ts', 'half-written work\n');
+    const auto = await runCli(dir, ['pause', 'api', '--auto']);
+    expect(auto.code).toBe(0);
+    expect(unknown(doc(dir).capsule.mechanical)).toEqual(['unknown', 'unknown']);
+    expect((await runCli(dir, ['resume', '--context'])).stdout).toMatch(/HEAD none, branch none, uncommitted paths not recorded/);
   });
 });
 
