@@ -76,7 +76,11 @@ export async function invoke(name: string, argv: string[], cwd: string, json: bo
 export function asFailure(e: unknown): ToolFailure {
   if (e instanceof ToolFailure) return e;
   // One prefix, as the CLI prints it (main.ts): a usage error naming its command already has one.
-  if (isCheckpointError(e)) return new ToolFailure(`${e.code === 'E_USAGE' && e.message.startsWith('checkpoint ') ? '' : 'checkpoint: '}${withHint(e.message, e.hint)}`, e.code, e.message, e.hint ?? null);
+  if (isCheckpointError(e)) {
+    // The calls a hint names, as the tools take them (never a command line).
+    const hint = e.hintFor?.(MCP_SPELLING) ?? e.hint;
+    return new ToolFailure(`${e.code === 'E_USAGE' && e.message.startsWith('checkpoint ') ? '' : 'checkpoint: '}${withHint(e.message, hint)}`, e.code, e.message, hint ?? null);
+  }
   const err = e as NodeJS.ErrnoException;
   if (refusedAccessOrRoom(err?.code)) {
     return new ToolFailure(`checkpoint: ${withHint(err.message, PERMISSION_HINT)}`, err.code, err.message, PERMISSION_HINT);

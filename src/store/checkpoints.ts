@@ -8,6 +8,7 @@ import { basename, join, relative, resolve, sep } from 'node:path';
 import { CheckpointError, isCheckpointError } from '../errors.js';
 import { CONFLICT_REASON, JsonNumberRangeError, JsonSyntaxError, JsonUnsafeKeyError, MAX_JSON_DEPTH, parseJson, tooDeepAt, type LiteralTexts } from '../protocol/json.js';
 import { joinPath } from '../protocol/path.js';
+import { spelledHint } from '../protocol/op-spelling.js';
 import { shown } from '../one-line.js';
 import { DEFAULT_FORMAT, detectFormat, escapeNonAscii, formatJson, nonAsciiEscapes, numberTextIn, type TextFormat } from '../protocol/format.js';
 import { formatKeepingLayout } from '../protocol/layout.js';
@@ -379,11 +380,13 @@ export function lockPathFor(root: string, skill: string): string {
 function refuseInvalid(root: string, path: string, errors: readonly FileError[], created = false): never {
   const first = errors[0]!;
   // The first write of a checkpoint most often lacks its first action: `update api --phase=build --step=auth`.
-  const queue = first.path === 'next_actions' && /must not be empty while in_progress/.test(first.message)
-    ? "add --next_actions+='<first action>' to the same command (or --status=complete if the work is done); " : '';
-  throw new CheckpointError('E_INVALID', `refused: the result would be invalid at ${first.path}: ${first.message}${errors.length > 1 ? ` (+${errors.length - 1} more)` : ''}`, {
-    hint: `${queue}${display(root, path)} was not ${created ? 'created' : 'changed'}`,
-  });
+  const queue = first.path === 'next_actions' && /must not be empty while in_progress/.test(first.message);
+  throw new CheckpointError('E_INVALID', `refused: the result would be invalid at ${first.path}: ${first.message}${errors.length > 1 ? ` (+${errors.length - 1} more)` : ''}`, spelledHint((s) => {
+    const add = s.caller === 'cli'
+      ? "add --next_actions+='<first action>' to the same command (or --status=complete if the work is done); "
+      : `add the op ${s.op('next_actions', 'append', '<first action>', 'text')} to the same call (or ${s.op('status', 'set', 'complete', 'text')} if the work is done); `;
+    return `${queue ? add : ''}${display(root, path)} was not ${created ? 'created' : 'changed'}`;
+  }));
 }
 
 /** The one write: an atomic replace of a plain file inside the project (never through a link out). */

@@ -296,6 +296,24 @@ describe('checkpoint mcp: a call works only in the server\'s own project', () =>
   });
 });
 
+describe('checkpoint mcp: refusal hints name tool calls, never a command line', () => {
+  it('a first update without an action, a done --landed with nothing landed and the last actions taken by landed: each hint spells the tool call', async () => {
+    const dir = repo();
+    write(dir, '.checkpoints/web.checkpoint.json', `${JSON.stringify(freshCheckpoint('web', { next_actions: ['[x] Merge PR #3', '[x] Write docs'] }), null, 2)}\n`);
+    write(dir, FILE, `${JSON.stringify(freshCheckpoint('api', { next_actions: ['Write the auth middleware'] }), null, 2)}\n`);
+    const [first, none, last] = byOrder(await pipe(dir, [
+      toolCall(1, 'update', { skill: 'new', ops: [{ path: 'phase', value: 'build' }] }),
+      toolCall(2, 'done', { skill: 'api', landed: true }),
+      toolCall(3, 'done', { skill: 'web', landed: true }),
+    ]));
+    const hint = (a: Answer | undefined) => (a!.result!.structuredContent as { error: { hint: string } }).error.hint;
+    expect(hint(first)).toBe('add the op {"path": "next_actions", "op": "append", "value": "<first action>"} to the same call (or {"path": "status", "value": "complete"} if the work is done); .checkpoints/new.checkpoint.json was not created');
+    expect(hint(none)).toBe('the next tool with {} shows what is queued; the done tool with {"skill": "api"} records the action it names');
+    expect(hint(last)).toBe('queue the next one first (the update tool with {"skill": "web", "ops": [{"path": "next_actions", "op": "append", "value": "..."}]}) or finish: the done tool with {"skill": "web", "landed": true, "complete": true}');
+    for (const a of [first, none, last]) expect(hint(a)).not.toMatch(/checkpoint |--/);
+  });
+});
+
 describe('checkpoint mcp: edge cases get one clear answer', () => {
   it('a request whose id is an object, a list, a boolean or null is one Invalid Request with id null, and never runs', async () => {
     const dir = repo();

@@ -1,4 +1,4 @@
-import { CLI_SPELLING, mcpCall } from '../../protocol/op-spelling.js';
+import { CLI_SPELLING, mcpCall, spelledHint } from '../../protocol/op-spelling.js';
 import { validAt } from '../../protocol/validate.js';
 import { accessSync, constants, statSync } from 'node:fs';
 import { oneLine, quoted, shown } from '../../one-line.js';
@@ -132,11 +132,7 @@ export async function run(args: ParsedArgs, ctx: Context): Promise<number> {
         const taking = step < 0 ? picks.length : 1;
         const last = taking === 1 ? 'that was the last action' : `those were the last ${taking} actions`;
         const finish: Record<string, true> = { ...(args.options.landed ? { landed: true as const } : {}), complete: true };
-        throw new CheckpointError('E_USAGE', `${last} of "${skill}" and it is ${as}`, {
-          hint: ctx.opSpelling?.caller === 'mcp'
-            ? `queue the next one first (${mcpCall('update', skill, [['next_actions', 'append', '...']])}) or finish: ${mcpCall('done', skill, [], finish)}`
-            : `queue the next one first (checkpoint update ${skill} --next_actions+='...') or finish: checkpoint done ${skill} ${Object.keys(finish).map((k) => `--${k}`).join(' ')}`,
-        });
+        throw new CheckpointError('E_USAGE', `${last} of "${skill}" and it is ${as}`, spelledHint((s) => `queue the next one first (${s.call('update', skill, [['next_actions', 'append', '...']])}) or finish: ${s.call('done', skill, [], finish)}`));
       }
       doc.status = 'complete';
     }
@@ -376,12 +372,12 @@ function landedPicks(queue: readonly JsonValue[], landed: ReadonlyMap<number, st
   // Not "none landed": git could not say (the warning above names why).
   if (!picks.length && historyError !== null) {
     throw new CheckpointError('E_GIT', `git history could not be read, so which queued actions of "${skill}" landed is not known; nothing was changed`, {
-      hint: `checkpoint done ${skill} records the action checkpoint next names, one at a time`,
+      ...spelledHint((s) => `${s.call('done', skill)} records the action ${s.call('next')} names, one at a time`),
     });
   }
   if (!picks.length) {
     throw new CheckpointError('E_USAGE', `no queued action of "${skill}" names work git shows landed, and none is marked done; nothing was changed`, {
-      hint: `checkpoint next shows what is queued; checkpoint done ${skill} records the action it names`,
+      ...spelledHint((s) => `${s.call('next')} shows what is queued; ${s.call('done', skill)} records the action it names`),
     });
   }
   return picks;
