@@ -392,3 +392,21 @@ describe('the built binary', () => {
     ]);
   });
 });
+
+describe('a path written in another checkout', () => {
+  it('is listed where it lies here, as doctor reads it (under project_dir, with backslashes), in text and --json', async () => {
+    const dir = makeRepo();
+    dirs.push(dir);
+    write(dir, 'src/auth.ts', 'export const a = 1;\n');
+    const now = new Date().toISOString();
+    write(dir, '.checkpoints/api.checkpoint.json', `${JSON.stringify({
+      protocol_version: '1.1', skill: 'api', project: 'p', project_dir: '/home/alice/proj', created_at: now, updated_at: now,
+      phase: 'build', step: 'auth', status: 'in_progress', progress_summary: 's', next_actions: ['Finish auth'],
+      context_primer: { key_decisions: ['k'], generated_files: ['/home/alice/proj/src/auth.ts', 'src\\auth.ts'] },
+    }, null, 2)}\n`);
+    commitAll(dir, 'checkpoint: api');
+    const text = (await runCli(dir, ['resume'])).stdout;
+    expect(text).toContain('Files for this step:\n  src/auth.ts (written as /home/alice/proj/src/auth.ts)\n  src/auth.ts (written as src\\auth.ts)\n');
+    expect(JSON.parse((await runCli(dir, ['resume', '--json'])).stdout).files).toEqual(['src/auth.ts']);
+  });
+});

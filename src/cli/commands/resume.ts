@@ -138,7 +138,9 @@ export async function run(args: ParsedArgs, ctx: Context): Promise<number> {
   const gone = listed.length ? await filesGone({ root, now: ctx.now, skill: top!.skill, engine: engineArg(args) }, agenda.historyError === null ? ctx.out.err : null) : [];
   // "/src/a.ts" doctor finds gone from the top is a file gone, not a path out.
   const outside = listed.length ? (await import('../../read/outside-files.js')).outsideFiles(top!.meant, root).filter((o) => o.fromTop === undefined || !gone.some((g) => g.path === o.path && g.file === o.fromTop)) : [];
-  const marks = marksByPath(gone, outside);
+  // A path written on another machine (under its project_dir, with backslashes) listed as it lies here.
+  const local = listed.length ? (await import('../../read/local-paths.js')).localPaths(top!.meant, root) : new Map<string, string>();
+  const marks = marksByPath(gone, outside, local);
   // An entry doctor reads as a note ("none yet", "N/A") is no file to read, unless marked (a file gone, a path out).
   const notes = listed.length ? (await import('../../read/note-entries.js')).noteEntries(top!.meant, root) : new Set<string>();
   const { files, more } = relevantFiles(top!.meant, listed.filter((f) => !notes.has(f.path) || marks.goneOf.has(f.path) || marks.outsideOf.has(f.path)), marks);
@@ -281,15 +283,17 @@ interface Marks {
   outside: readonly OutsideFile[];
   goneOf: Map<string, GoneFile[]>;
   outsideOf: Map<string, OutsideFile[]>;
+  /** By entry's JSON path: the path here of an entry written for another checkout (local-paths.ts). */
+  local: ReadonlyMap<string, string>;
 }
 
-function marksByPath(gone: readonly GoneFile[], outside: readonly OutsideFile[]): Marks {
+function marksByPath(gone: readonly GoneFile[], outside: readonly OutsideFile[], local: ReadonlyMap<string, string>): Marks {
   const byPath = <T extends { path: string }>(list: readonly T[]) => {
     const map = new Map<string, T[]>();
     for (const x of list) (map.get(x.path) ?? map.set(x.path, []).get(x.path)!).push(x);
     return map;
   };
-  return { gone, outside, goneOf: byPath(gone), outsideOf: byPath(outside) };
+  return { gone, outside, goneOf: byPath(gone), outsideOf: byPath(outside), local };
 }
 
 /**
@@ -360,7 +364,7 @@ function orient(root: string, item: AgendaItem, now: Date, ask: boolean, files: 
       tier: 4,
       head: ['', 'Files for this step:'],
       items: [
-        ...files.map((f) => `  ${q(f.entry)}${q(fileMark(f, marks))}`),
+        ...files.map((f) => `  ${q(marks.local.get(f.path) ?? f.entry)}${marks.local.has(f.path) ? ` (written as ${q(f.entry)})` : ''}${q(fileMark(f, marks))}`),
         ...(shownGone.length ? ['  (marked: not where the checkpoint says; update generated_files, `checkpoint doctor` has the details)'] : []),
         ...(notRead.length ? [`  (marked not read: it leads out of the repository or is no plain file, so it is not a file to load${notRead.some((o) => o.inRepo.length) ? ' (the other files its entry names still are)' : ''}; \`checkpoint doctor\` has the details)`] : []),
         ...(moreFiles ? [`  … and ${moreFiles} more: checkpoint show ${item.skill}`] : []),
@@ -383,7 +387,7 @@ function orient(root: string, item: AgendaItem, now: Date, ask: boolean, files: 
       key_decisions: keyDecisions,
       // One leading out of the repository is no file to load: named in files_not_read, with why, instead.
       // An entry's parts are judged apart ("src/config.ts, ~/.app/settings.json"): those in the repository stay.
-      files: [...new Set(files.flatMap((f) => marks.outsideOf.get(f.path)?.[0]?.inRepo ?? [f.entry]))],
+      files: [...new Set(files.flatMap((f) => marks.outsideOf.get(f.path)?.[0]?.inRepo ?? [marks.local.get(f.path) ?? f.entry]))],
       ...(shownGone.length ? { files_gone: shownGone.map(({ path, ...g }) => ({ path, entry: shown.get(path)!.entry, ...g })) } : {}),
       ...(notRead.length ? { files_not_read: notRead.map(({ path, inRepo: _kept, fromTop: _top, ...o }) => ({ path, entry: shown.get(path)!.entry, ...o })) } : {}),
       ...(moreFiles ? { files_left_out: moreFiles } : {}),
