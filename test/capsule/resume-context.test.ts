@@ -242,7 +242,7 @@ describe('resume --context', () => {
     await pause(dir, 'api');
     expect(JSON.parse((await runCli(dir, ['resume', '--context', '--json'])).stdout)).toMatchObject({ status_now: 'in_progress', ask_user: false });
     for (const [status, line] of [
-      ['failed', "STATUS NOW: failed. ASK THE USER before resuming the capsule's next step: the checkpoint was marked failed since."],
+      ['failed', "STATUS NOW: failed. ASK THE USER before resuming the capsule's next step: the checkpoint is marked failed."],
       ['complete', "STATUS NOW: complete. ASK THE USER before doing more: the checkpoint was marked complete, so the capsule's next step may be done or dropped."],
     ] as const) {
       expect((await runCli(dir, ['update', 'api', `--status=${status}`])).code).toBe(0);
@@ -252,6 +252,15 @@ describe('resume --context', () => {
       expect(r.stdout.split('\n')[2]).toBe(line);
       expect(JSON.parse((await runCli(dir, ['resume', 'api', '--context', '--json'])).stdout)).toMatchObject({ status_now: status, ask_user: true });
     }
+  });
+
+  it('a checkpoint already failed when its capsule was saved is not said to be marked failed since', async () => {
+    const dir = project('api');
+    expect((await runCli(dir, ['update', 'api', '--status=failed'])).code).toBe(0);
+    await pause(dir, 'api');
+    const r = await runCli(dir, ['resume', '--context']);
+    expect(r.stdout.split('\n')[2]).toMatch(/^STATUS NOW: failed\. ASK THE USER/);
+    expect(r.stdout).not.toMatch(/marked failed since/);
   });
 
   it('a status written by hand as an ended one ("Done", "failed ", "complete (PR 12)") asks the user too, as status reads it (red team 62b, 04)', async () => {

@@ -353,10 +353,13 @@ function endedStatus(state: JsonValue): 'failed' | 'complete' | null {
   return meant === 'failed' || meant === 'complete' ? meant : null;
 }
 
-/** What the capsule's reader is told when the work ended since it was saved. */
+/**
+ * What the capsule's reader is told when the work has ended. Not "since": no record says whether
+ * it was marked so before or after the capsule was saved (pause saves one on a failed checkpoint too).
+ */
 function endedLine(status: 'failed' | 'complete'): string {
   return status === 'failed'
-    ? 'STATUS NOW: failed. ASK THE USER before resuming the capsule\'s next step: the checkpoint was marked failed since.'
+    ? 'STATUS NOW: failed. ASK THE USER before resuming the capsule\'s next step: the checkpoint is marked failed.'
     : 'STATUS NOW: complete. ASK THE USER before doing more: the checkpoint was marked complete, so the capsule\'s next step may be done or dropped.';
 }
 
