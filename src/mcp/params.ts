@@ -8,7 +8,7 @@ import { quoted, shown } from '../one-line.js';
 import { CheckpointError } from '../errors.js';
 import { asFailure, toolError } from './invoke.js';
 import { ClientRequestSchema, z } from './sdk.js';
-import { TOOLS } from './tools.js';
+import { PROMPT_ARGUMENTS, TOOLS } from './tools.js';
 
 const INVALID_PARAMS = -32602;
 
@@ -24,6 +24,9 @@ type ToolRefusal = { jsonrpc: '2.0'; id: string | number; result: ReturnType<typ
  * `max_char` would return a briefing without its budget: the CLI refuses an unknown option too.
  */
 const TOOL_ARGUMENTS = new Map(TOOLS.map((t) => [t.name, z.strictObject(t.shape)]));
+
+/** Each prompt's arguments, nothing else: the SDK would drop an unknown one (a misspelt "skil") unsaid. */
+const PROMPT_SCHEMAS = new Map(Object.entries(PROMPT_ARGUMENTS).map(([name, shape]) => [name, z.strictObject(shape)]));
 
 const refusal = (id: string | number, method: string, path: string, why: string, more = ''): Refusal => ({
   jsonrpc: '2.0',
@@ -60,6 +63,7 @@ export function invalidParams(message: unknown): Refusal | ToolRefusal | null {
     }
   }
   if (result?.success && m.method === 'tools/call') return invalidToolArguments(m as { id: string | number; params?: unknown });
+  if (result?.success && m.method === 'prompts/get') return invalidPromptArguments(m as { id: string | number; params?: unknown });
   if (!result || result.success) return null;
   const { path, why, more } = firstIssue(result.error);
   return refusal(m.id, m.method as string, path, why, more);
@@ -82,6 +86,20 @@ function invalidToolArguments(m: { id: string | number; params?: unknown }): Ref
   const { path, why, more } = firstIssue(result.error, Object.keys(schema.shape));
   const refused = new CheckpointError('E_USAGE', `invalid argument ${path ? `${shown(path)} ` : ''}for tool ${params.name}: ${shown(why)}${more}`, { hint: 'tools/list gives each tool\'s input schema' });
   return { jsonrpc: '2.0', id: m.id, result: toolError(asFailure(refused)) };
+}
+
+/**
+ * The Invalid params answer for a prompt we do not have (in the server's words, not the SDK's
+ * "MCP error -32602: Prompt … not found") or an argument it does not take; else null.
+ */
+function invalidPromptArguments(m: { id: string | number; params?: unknown }): Refusal | null {
+  const params = m.params as { name: string; arguments?: unknown };
+  const schema = PROMPT_SCHEMAS.get(params.name);
+  if (!schema) return refusal(m.id, 'prompts/get', 'params.name', `no prompt ${quoted(params.name)}`, '; prompts/list names them');
+  const result = schema.safeParse(params.arguments ?? {});
+  if (result.success) return null;
+  const { path, why, more } = firstIssue(result.error, Object.keys(schema.shape));
+  return refusal(m.id, 'prompts/get', `params.arguments${path ? `.${path}` : ''}`, why, more.replace('; nothing was run', ''));
 }
 
 /** The first issue in the CLI's words; an unknown key of a tool's arguments names the ones it takes (`known`). */

@@ -24,7 +24,7 @@ import { CancelledNotificationSchema, McpServer, ReadResourceRequestSchema, Reso
 import { Batches } from './batch.js';
 import { guardedInput } from './guard.js';
 import { assertProjectFile } from './project-files.js';
-import { TOOLS, type ToolSpec } from './tools.js';
+import { PROMPT_ARGUMENTS, TOOLS, type ToolSpec } from './tools.js';
 import { watchCheckpoints, type Watch } from './watch.js';
 
 export interface McpOptions {
@@ -389,7 +389,7 @@ export function createServer(opts: McpOptions): { server: McpServer; close: () =
     {
       title: 'Resume a session',
       description: 'What a fresh session should read first: the resume briefing (decisions waiting on the user, the next action, key decisions, files).',
-      argsSchema: { skill: z.string().optional(), cwd: z.string().optional() },
+      argsSchema: PROMPT_ARGUMENTS['resume-session'],
     },
     (args) => track(resumeSession(args)),
   );

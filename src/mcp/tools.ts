@@ -165,6 +165,11 @@ const leftOut = (broken: unknown, repairs: unknown): string[] => {
 };
 const joined = (first: string, rest: string[]) => [first, ...rest].filter(Boolean).join('; ');
 
+/** Each prompt's arguments (all text, as MCP's prompts take them): the server registers them, params.ts refuses any other. */
+export const PROMPT_ARGUMENTS = {
+  'resume-session': { skill: z.string().optional(), cwd: z.string().optional() },
+} as const;
+
 export const TOOLS: ToolSpec[] = [
   {
     name: 'status',

@@ -723,6 +723,9 @@ describe('checkpoint mcp: a refused prompt or resource is a JSON-RPC error', () 
       [() => c.getPrompt({ name: 'resume-session', arguments: { skill: 5 as unknown as string } }), -32602, /^Invalid params for prompts\/get: params\.arguments\.skill: expected string, received number$/],
       [() => c.getPrompt({ name: 'resume-session', arguments: ['api'] as unknown as Record<string, string> }), -32602, /^Invalid params for prompts\/get: params\.arguments: expected record, received array$/],
       [() => c.readResource({ uri: 5 as unknown as string }), -32602, /^Invalid params for resources\/read: params\.uri: expected string, received number$/],
+      // An unknown prompt in the server's own words (not the SDK's "Prompt nope not found"), and an argument it does not take refused, as tools refuse one.
+      [() => c.getPrompt({ name: 'nope' }), -32602, /^Invalid params for prompts\/get: params\.name: no prompt "nope"; prompts\/list names them$/],
+      [() => c.getPrompt({ name: 'resume-session', arguments: { skil: 'api' } }), -32602, /^Invalid params for prompts\/get: params\.arguments: unknown argument "skil" \(it takes skill, cwd\)$/],
       // An unknown tool is Invalid params (MCP's rule), not a tool result reading "MCP error -32602: …".
       [() => c.callTool({ name: 'nosuch', arguments: {} }), -32602, /^Invalid params for tools\/call: params\.name: no tool "nosuch"; tools\/list names them$/],
     ];
