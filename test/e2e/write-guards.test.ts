@@ -318,7 +318,7 @@ describe('done --verify decides every refusal before it runs the check', () => {
     const before = messy(dir, 'api', { next_actions: ['Write auth \u2705', 'Ship v2 (PR 12)'] });
     const r = await runCli(dir, ['done', 'api']);
     expect(r.code).toBe(2);
-    expect(errorLine(r.stderr).message).toContain('that was the last action of "api" and it is in_progress');
+    expect(errorLine(r.stderr).message).toContain('those were the last 2 actions of "api" and it is in_progress');
     expect(read(dir, FILE('api'))).toBe(before);
     const ok = await runCli(dir, ['done', 'api', '--complete']);
     expect(ok.code, ok.stderr).toBe(0);
