@@ -275,13 +275,18 @@ async function judgeTip(root: string, now: Date, repo: Evidence, tip: string, co
  * first, as a missing file's update is, and is no `fix` (a command to run in this checkout).
  */
 function onPushedBranch(f: Finding): Finding {
-  if (f.fix === undefined) return f;
-  const { fix, ...rest } = f;
+  // A template (fix_template) is worded the same; it stays a template, to be filled in there.
+  const fix = f.fix ?? f.fix_template;
+  if (fix === undefined) return f;
+  const { fix: _here, ...rest } = f;
   const message = f.message
-    .replace(`(\`${fix}\`)`, `(on the branch you pushed: check it out first, then \`${fix}\`)`)
+    .replace(`(\`${fix}\`)`, `(${ON_PUSHED_BRANCH}\`${fix}\`)`)
     .replace(`fix: ${fix}`, `fix, on the branch you pushed (check it out first): ${fix}`);
   return { ...rest, message };
 }
+
+/** How onPushedBranch leads a command in; a finding the work tree shares reads without it (run.ts mergePushed). */
+export const ON_PUSHED_BRANCH = 'on the branch you pushed: check it out first, then ';
 
 /**
  * Which pushed commits the commit graph places after every instant the tip's checkpoint at `rel`

@@ -10,7 +10,7 @@ import { holdCacheWrites } from '../git/cache-files.js';
 import { isObjectName, judge, type PushRange } from './push.js';
 import { CheckpointError, isCheckpointError } from '../errors.js';
 import { shown, shownPath } from '../one-line.js';
-import { judgePushedTips, sentRanges } from './pushed-tips.js';
+import { judgePushedTips, ON_PUSHED_BRANCH, sentRanges } from './pushed-tips.js';
 import { checkGeneratedFiles, type Untracked, checkLandedWork, checkOnline, checkProjectDir, checkSchema, checkStaleness, checkVerifiedSha, existsIn, foldedPatternDirs, generatedTargets, ignoredListed, namedAlternatives, notAFile, patternBase, lostFromPatterns, unpopulatedSubmodule } from './checks.js';
 import { savedWithoutZone } from './instants.js';
 import { waitsOnWork } from './blocker-waits.js';
@@ -571,7 +571,7 @@ export const PUSHED_IN = / \(as pushed in ([0-9a-f]+)\)$/;
  * 12-07: two lines, the blocking one naming a commit dated before the save).
  */
 function mergePushed(workTree: readonly Finding[], tips: readonly Finding[], broughtIn: (merge: string, sha: string) => boolean): Finding[] {
-  const strip = (m: string) => m.replace(PUSHED_IN, '');
+  const strip = (m: string) => m.replace(PUSHED_IN, '').replace(ON_PUSHED_BRANCH, '');
   const about = (f: Finding) => (f.evidence?.file === undefined ? strip(f.message) : `${f.evidence.file}\0${f.evidence.missing === true}`);
   const key = (f: Finding) => `${f.skill}\0${f.check}\0${f.path}\0${about(f)}`;
   const tipByKey = new Map(tips.map((f) => [key(f), f]));

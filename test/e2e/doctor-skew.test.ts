@@ -58,7 +58,7 @@ describe.each(ENGINES)('a missing file removed by a commit with a clock behind (
     const dir = makeRepo();
     dirs.push(dir);
     write(dir, 'docs/spec.md', 'spec v1\n');
-    write(dir, FILE, `${JSON.stringify(checkpoint(['docs/spec.md (v1)', 'docs/typo-spec.md — never written']), null, 2)}\n`);
+    write(dir, FILE, `${JSON.stringify(checkpoint(['docs/spec.md (v1)', 'docs/typo-spec.md (v2, the typo fixed)']), null, 2)}\n`);
     commitAll(dir, 'checkpoint: api', ago(120));
     // A clock years behind: before even the walk_days bound.
     git(dir, ['rm', '-q', 'docs/spec.md']);
