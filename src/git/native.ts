@@ -561,8 +561,9 @@ export class NativeHistory implements GitHistory {
     // it: git would walk the whole folder, reading the rules of each folder below (a FIFO there
     // hung it), for records the answer drops. Its exclusion would hide a path listed inside it
     // too: such a folder is left out (what replaced the file is then reported as untracked).
-    // Looked at with safe-fs's walk: a listed path under a file (ENOTDIR) or through a link out is no folder here.
-    const folders = new Set(pathspecs.filter((path) => projectEntry(this.dir, path).kind === 'folder'));
+    // Looked at with safe-fs's walk: a listed path under a file (ENOTDIR) or through a link out is
+    // no folder here, and neither is a submodule's checkout (one entry to git, its state its own).
+    const folders = new Set(pathspecs.filter((path) => projectEntry(this.dir, path).kind === 'folder' && projectEntry(this.dir, `${path}/.git`).kind === 'missing'));
     const asked = pathspecs.filter((path) => !folders.has(path) || !pathspecs.some((other) => other.startsWith(`${path}/`)));
     assertNoBlockingRules(this.dir, this.gitDirs(), asked.map((path) => (folders.has(path) ? `${path}/` : path)));
     const specs = asked.flatMap((path) => (folders.has(path) ? [`:(literal)${path}`, `:(literal,exclude)${path}/`] : [`:(literal)${path}`]));
