@@ -47,6 +47,8 @@ export interface MergeTextsInput {
   staged?: { base: string | null; ours: string; theirs: string } | null;
   /** The sides are cut from one file's conflict markers (settle-markers.ts): merge.ts MergeOptions `fromMarkers`. */
   fromMarkers?: boolean;
+  /** With fromMarkers: a base that is no JSON is git's own (stage 1), merged against what the sides hold alike as without markers. */
+  agreeOnBrokenBase?: boolean;
   /**
    * git's merge of two merge bases (a criss-cross history's virtual ancestor), never seen in the
    * work tree: always clean, each conflict a stand-in (virtual-base.ts), in formatJson's layout.
@@ -163,8 +165,9 @@ export function mergeCheckpointTexts(input: MergeTextsInput): MergeTextsResult {
   const extraRules = kind === 'rotation' ? [...ROTATION_FILE_RULES, ...(input.extraRules ?? [])] : input.extraRules;
   // A base no JSON (a broken file both branches repaired): the two sides merge against what they
   // hold alike (agreed-base.ts), as an add/add merges, rather than git's line merge and a dead end.
-  // Not for sides cut from markers (settle-markers.ts): there a base cut broken is a cut to refuse.
-  if (!input.fromMarkers && unreadable.length === 1 && unreadable[0]!.side === 'base' && ours !== undefined && theirs !== undefined) {
+  // Not for sides cut from markers (settle-markers.ts), where a base cut broken is a cut to refuse,
+  // unless the base is git's stage 1 (agreeOnBrokenBase).
+  if ((!input.fromMarkers || input.agreeOnBrokenBase) && unreadable.length === 1 && unreadable[0]!.side === 'base' && ours !== undefined && theirs !== undefined) {
     unreadable.length = 0;
     delete sideTexts.base;
     base = agreedBase(ours, theirs, extraRules);

@@ -29,11 +29,15 @@ type Merge = (segments: Segments, settle?: Settlement) => MergeTextsResult;
  */
 export function mergeMarkedText(input: MarkedMergeInput): MergeTextsResult {
   const { marked, base: fallbackBase, settle, ...rest } = input;
-  const merge: Merge = (segments, how) => {
+  const merge = (segments: Segments, how?: Settlement, whole = false): MergeTextsResult => {
     const sides = joinSides(segments);
-    return mergeCheckpointTexts({ ...rest, ...sides, base: sides.base ?? fallbackBase ?? null, settle: how, fromMarkers: true });
+    // git's stage 1 broken (no base in the markers) is a broken base, merged against what the
+    // sides hold alike as the driver merges it; a base cut from markers that does not parse is a
+    // cut to refuse.
+    const agreeOnBrokenBase = whole && (sides.base ?? null) === null;
+    return mergeCheckpointTexts({ ...rest, ...sides, base: sides.base ?? fallbackBase ?? null, settle: how, fromMarkers: true, agreeOnBrokenBase });
   };
-  const semantic = merge(marked.segments, settle);
+  const semantic = merge(marked.segments, settle, true);
   if (semantic.status === 'unparseable' || semantic.text === undefined) return semantic;
   const spliced = splice(marked.segments, settle ?? {}, semantic.text, merge);
   return spliced === undefined ? semantic : { ...semantic, text: spliced };

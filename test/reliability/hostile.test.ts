@@ -356,7 +356,6 @@ for (const key of FORBIDDEN) {
     { name: `theirs has "${key}" (overlapping change)`, base, ours: oursText, theirs: theirsWith(`"${key}": {"polluted": true}`) },
     { name: `theirs has "${key}" away from our change (clean line merge)`, base, ours: oursText, theirs: theirsFar(`"${key}": {"polluted": true}`) },
     { name: `ours has "${key}"`, base, ours: withRaw(`"${key}": {"polluted": true}`), theirs: checkpointText('s', { phase: 'ship' }) },
-    { name: `base has "${key}"`, base: withRaw(`"${key}": 1`), ours: oursText, theirs: checkpointText('s', { phase: 'ship' }) },
     { name: `theirs has "${key}" \\u-escaped`, base, ours: oursText, theirs: theirsWith(`"\\u00${key.charCodeAt(0).toString(16)}${key.slice(1)}": {"polluted": true}`) },
     { name: `theirs has "${key}" inside a next_actions record`, base, ours: oursText, theirs: base.replace('"second"', `{"text": "second", "${key}": {"prototype": {"polluted": true}}}`) },
   );
@@ -366,6 +365,9 @@ DRIVER.push(
   { name: 'both sides add the same __proto__ key', base, ours: withRaw('"__proto__": {"polluted": true}'), theirs: withRaw('"__proto__": {"polluted": true}') },
   { name: 'theirs is 10,000 levels deep', base, ours: oursText, theirs: deepArrays(10_000) },
 );
+
+/** A base holding the key, the sides clean: the base is not read, the sides merge against what both hold alike. */
+const BASE_CASES = FORBIDDEN.map((key) => ({ key, base: withRaw(`"${key}": 1`), ours: oursText, theirs: checkpointText('s', { phase: 'ship' }) }));
 
 /** `needle`'s lines appear in `hay`'s lines in order (markers and other sides may sit between). */
 function isSubsequence(needle: string[], hay: string[]): boolean {
@@ -418,5 +420,17 @@ describe('the semantic merge in this process, fed polluting keys', () => {
     expect(r.text).toBeUndefined();
     expect(({} as Record<string, unknown>).polluted).toBeUndefined();
     expect(Object.prototype).not.toHaveProperty('polluted');
+  });
+});
+
+describe('a base with a polluting key and clean sides (red team 64 r2: a broken base merges the sides)', () => {
+  it.each(BASE_CASES.map((c) => [c.key, c] as const))('base has "%s": never read, the key never data, both sides\' changes kept', (key, c) => {
+    const r = mergeCheckpointTexts({ base: c.base, ours: c.ours, theirs: c.theirs, fileName: CP });
+    expect(r.status).not.toBe('unparseable');
+    expect(Object.prototype).not.toHaveProperty('polluted');
+    expect(r.text).not.toContain(`"${key}"`);
+    // Neither side's change is lost: ours' step and theirs' phase (the base cannot say who changed what).
+    expect(r.text).toContain('"s2"');
+    expect(r.text).toContain('"ship"');
   });
 });
