@@ -1,6 +1,7 @@
 // The shared reading of "what now?" for next, status and resume: every valid checkpoint
 // ranked, each with the first action git does not show as landed.
-import { chooseAction, isOverBudget, isStale, openBlockers, rankCheckpoints, rankOf, userDecisionBlockers, waitsOnUser, type ActionChoice } from '../protocol/priority.js';
+import { chooseAction, isOverBudget, isStale, openBlockers, rankCheckpoints, rankOf, unclearBlockers, userDecisionBlockers, waitsOnUser, type ActionChoice } from '../protocol/priority.js';
+import { CHECKPOINT_STATUSES } from '../protocol/shapes.generated.js';
 import { actionText, type Checkpoint } from '../protocol/types.js';
 import { datedSanely, gatherEvidence, landedEvidence, landingsLine, mentionsWork, NO_EVIDENCE, readThisRepo, toSeconds, walkBound } from '../doctor/evidence.js';
 import { waitLandings, waitsOnWork } from '../doctor/blocker-waits.js';
@@ -245,6 +246,25 @@ export function landedBlockerNote(b: Pick<LandedBlocker, 'evidence'>): string {
 export function blockedOnlyByLanded(item: Pick<AgendaItem, 'meant' | 'landedBlockers'>): boolean {
   const blockers = openBlockers(item.meant).map(({ b }) => b);
   return blockers.length > 0 && item.landedBlockers.length === blockers.length && !blockers.some(waitsOnUser);
+}
+
+/** A status outside the enum that no repair reads as one ("paused"): whether the work goes on is the user's call. */
+export const unreadStatus = (i: Pick<AgendaItem, 'status'>) => !(CHECKPOINT_STATUSES as readonly string[]).includes(i.status);
+
+/** A blocker whose needs no repair reads ("Dana") may wait on the user, unless the work every blocker waits on has landed. */
+export const unclearNeeds = (i: Pick<AgendaItem, 'meant' | 'landedBlockers'>) => unclearBlockers(i.meant).length > 0 && !blockedOnlyByLanded(i);
+
+/**
+ * Whether resuming `item` is the user's call by its state (protocol, resume step 3): stale,
+ * blocked (unless only by work that landed), failed, a status or a blocker's needs no reader can tell.
+ */
+export function needsUser(i: AgendaItem): boolean {
+  return i.stale || (i.status === 'blocked' && !blockedOnlyByLanded(i)) || i.status === 'failed' || unreadStatus(i) || unclearNeeds(i);
+}
+
+/** Whether a session asks the user before working on `item`: needsUser, or a decision waits on the user (protocol, resume step 4.3). */
+export function asksUser(i: AgendaItem): boolean {
+  return needsUser(i) || userDecisionBlockers(i.checkpoint).length > 0;
 }
 
 export function decisionsWaiting(items: readonly AgendaItem[]): { skill: string; id: string; description: string }[] {

@@ -263,6 +263,22 @@ describe('resume --context', () => {
     expect(r.stdout).not.toMatch(/marked failed since/);
   });
 
+  it('a decision waiting on the user, or a checkpoint blocked since the capsule was saved, asks the user as plain resume does (red team 64 r4, 1)', async () => {
+    const dir = project('api');
+    expect((await runCli(dir, ['update', 'api', '--blockers+:json={"id":"b1","description":"Postgres or SQLite?","needs":"user_decision"}'])).code).toBe(0);
+    await pause(dir, 'api');
+    expect((await runCli(dir, ['resume', 'api'])).code).toBe(3);
+    const r = await runCli(dir, ['resume', '--context']);
+    // Exit 0 all the same: the compaction hooks run it unwrapped; the line under the label asks.
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stdout.split('\n')[2]).toBe("ASK THE USER before resuming: a decision waits on the user (blocker b1 below).");
+    expect(r.stdout).toContain('  ⛔ b1: Postgres or SQLite?\n');
+    expect(JSON.parse((await runCli(dir, ['resume', 'api', '--context', '--json'])).stdout)).toMatchObject({ ask_user: true });
+    expect((await runCli(dir, ['update', 'api', '--blockers:json=[{"id":"b2","description":"vendor key","needs":"external_dep"}]', '--status=blocked'])).code).toBe(0);
+    expect((await runCli(dir, ['resume', 'api', '--context'])).stdout.split('\n')[2]).toBe("ASK THE USER before resuming: the checkpoint is blocked now.");
+    expect(JSON.parse((await runCli(dir, ['resume', 'api', '--context', '--json'])).stdout)).toMatchObject({ status_now: 'blocked', ask_user: true });
+  });
+
   it('a status written by hand as an ended one ("Done", "failed ", "complete (PR 12)") asks the user too, as status reads it (red team 62b, 04)', async () => {
     const dir = project('api');
     await pause(dir, 'api');

@@ -14,7 +14,7 @@ import { NOT_RECORDED, onlyPlaceholders } from '../../protocol/capsule-placehold
 import { type Capsule, type Checkpoint, type JsonValue } from '../../protocol/types.js';
 import { readActionText, suggestEnum } from '../../protocol/repairable.js';
 import { CHECKPOINT_STATUSES } from '../../protocol/shapes.generated.js';
-import { blockerClosed, waitsOnUser } from '../../protocol/priority.js';
+import { blockerClosed, UNCLEAR_NEEDS_LABEL, userDecisionBlockers, waitsOnUser } from '../../protocol/priority.js';
 import { blockersAsRead } from '../../protocol/blocker-ids.js';
 import { byteLimit, charLimit, printBudgeted, type Block, type Budget } from '../render/budget.js';
 import { terminalSafeJson } from '../render/json-text.js';
@@ -30,7 +30,7 @@ import { pathArg } from '../../store/paste-path.js';
 import { oneLine, relativeTime } from '../render/output.js';
 import type { Context, ParsedArgs } from '../spec.js';
 import { optionalSkillArg, rootOf } from './common.js';
-import { buildAgenda, landedBlockerNote, type LandedBlocker } from '../../read/agenda.js';
+import { asksUser, buildAgenda, landedBlockerNote, unclearNeeds, type AgendaItem, type LandedBlocker } from '../../read/agenda.js';
 
 export const CONTEXT_OUTPUT_MAX_BYTES = 16 * 1024;
 /** Other skills with a capsule named by name; the rest as a count. */
@@ -281,6 +281,8 @@ interface View {
   landed?: { evidence: string; fresh: string | null } | null;
   /** Blockers whose awaited work git shows landed (as resume and status read them). */
   landedBlockers?: LandedBlocker[];
+  /** Why plain resume would ask the user before work on this checkpoint (askLine), or null. */
+  ask?: string | null;
   /** Without a skill named: the other skills with a capsule that can be shown, the newest first. */
   others?: string[];
   /** Without a skill named: the other capsules that cannot be shown, and why. */
@@ -292,12 +294,28 @@ interface View {
  * remembered answer), so the capsule's reader is not sent to redo shipped work (null otherwise,
  * or when the checkpoint cannot be read as resume reads it); and which blockers' awaited work landed.
  */
-async function landedNow(root: string, now: Date, skill: string): Promise<Pick<View, 'landed' | 'landedBlockers'>> {
+async function landedNow(root: string, now: Date, skill: string): Promise<Pick<View, 'landed' | 'landedBlockers' | 'ask'>> {
   const item = (await buildAgenda({ root, now, skill })).items.find((i) => i.skill === skill);
   const first = item?.choice.landed[0];
   const landedBlockers = item?.landedBlockers ?? [];
-  if (!item || first?.index !== 0) return { landed: null, landedBlockers };
-  return { landed: { evidence: first.evidence, fresh: item.choice.action === null ? null : readActionText(item.choice.action) }, landedBlockers };
+  const ask = item ? askLine(item) : null;
+  if (!item || first?.index !== 0) return { landed: null, landedBlockers, ask };
+  return { landed: { evidence: first.evidence, fresh: item.choice.action === null ? null : readActionText(item.choice.action) }, landedBlockers, ask };
+}
+
+/**
+ * What the capsule's reader is told when plain resume would ask the user before working on the
+ * checkpoint (asksUser: a decision waiting on them, blocked, stale, ...), or null: the capsule is
+ * read when a session resumes, and the protocol asks before proceeding (resume step 4.3).
+ */
+function askLine(item: AgendaItem): string | null {
+  if (!asksUser(item)) return null;
+  // The decision by its id alone: its words are listed with the open blockers, not said twice in the budget.
+  const decision = userDecisionBlockers(item.checkpoint)[0];
+  const why = decision
+    ? `a decision waits on the user (blocker ${oneLine(String(decision.id))} below)`
+    : item.stale ? 'the checkpoint is stale' : unclearNeeds(item) && item.status !== 'blocked' ? UNCLEAR_NEEDS_LABEL : `the checkpoint is ${oneLine(item.status)} now`;
+  return `ASK THE USER before resuming: ${why}.`;
 }
 
 /** Mechanical state as validate accepts it: any object, so every field may be missing or odd. */
@@ -328,7 +346,7 @@ function jsonView(v: View, withPaths: boolean): unknown {
     current: { root: v.root, head: v.current.head, branch: v.current.branch },
     // The checkpoint's status now, and whether the user decides before the capsule's next step (failed, complete).
     status_now: isObj(v.state) ? (v.state as { status?: unknown }).status ?? null : null,
-    ask_user: endedStatus(v.state) !== null,
+    ask_user: endedStatus(v.state) !== null || Boolean(v.ask),
     // No claim saved yet (only pause --auto's placeholders): nothing whose evidence a newer HEAD could outdate.
     claims_saved: !noClaims(v.capsule),
     head_changed: noClaims(v.capsule) ? null : negate(sameCommit(v.capsule.origin.head, v.current.head)),
@@ -395,7 +413,7 @@ function textBlocks(v: View, now: Date): Block[] {
     // The header, never left out: which capsule, and that its claims are unverified. No claim is
     // ever shown without that label (a budget that cannot hold both lines is refused).
     { name: 'header', tier: 0, header: true, head: [`RECOVERY CAPSULE: ${v.skill}  (${v.file})`, `${UNVERIFIED_LABEL}: ${UNVERIFIED_NOTE}`] },
-    ...(ended === null ? [] : [{ name: 'status now', tier: 0, head: [endedLine(ended), ''] }]),
+    ...(ended !== null ? [{ name: 'status now', tier: 0, head: [endedLine(ended), ''] }] : v.ask ? [{ name: 'question for the user', tier: 0, head: [v.ask, ''] }] : []),
     {
       name: 'saved and HEAD',
       tier: 0,

@@ -2,7 +2,7 @@ import { CheckpointError } from '../../errors.js';
 import { shownList } from '../../one-line.js';
 import { actionText, type Checkpoint } from '../../protocol/types.js';
 import { openBlockers, RANK_LABELS, RANKS, UNCLEAR_NEEDS_LABEL, unclearBlockers, userDecisionBlockers, waitsOnUser } from '../../protocol/priority.js';
-import { blockedOnlyByLanded, blockingError, brokenNotice, buildAgenda, landedBlockerNote, needsRepairLines, needsResolve, repairEntry, repairNoteLine, repairsEntry, type AgendaItem } from '../../read/agenda.js';
+import { asksUser, blockedOnlyByLanded, blockingError, brokenNotice, buildAgenda, landedBlockerNote, needsRepairLines, needsResolve, needsUser, repairEntry, repairNoteLine, repairsEntry, unclearNeeds, unreadStatus, type AgendaItem } from '../../read/agenda.js';
 import { oneLine as q, relativeTime } from '../render/output.js';
 import { displayWidth, padDisplay } from '../render/width.js';
 import { listSkills, notAnObject } from '../../store/checkpoints.js';
@@ -93,7 +93,6 @@ export async function run(args: ParsedArgs, ctx: Context): Promise<number> {
     return 0;
   }
   // Blocked by nothing but work git shows landed: the session checks and clears the blockers (orient says so), no question for the user.
-  const needsUser = (i: AgendaItem) => i.stale || (i.status === 'blocked' && !blockedOnlyByLanded(i)) || i.status === 'failed' || unreadStatus(i) || unclearNeeds(i);
   // Without a skill we never silently pick one the user has to look at: list and ask. The only
   // checkpoint there is gets its briefing instead, led by the question (exit 3 all the same).
   if (!skill && (askRepair || (needsUser(top!) && agenda.items.length > 1))) {
@@ -130,7 +129,7 @@ export async function run(args: ParsedArgs, ctx: Context): Promise<number> {
   }
   // A decision waiting on the user is asked before any work (protocol, resume step 4), even on
   // work in progress: the briefing is shown, and the exit says to ask.
-  const ask = needsUser(top!) || userDecisionBlockers(top!.checkpoint).length > 0;
+  const ask = asksUser(top!);
   // The files it lists, matched as meant (rows as ranking reads them: "Done" is complete), each
   // marked when doctor finds it renamed or deleted (one doctor run over this checkpoint alone),
   // or leading out of the repository (never a file to load: the protocol loads what is listed).
@@ -210,10 +209,6 @@ export function fittedJson(data: Record<string, unknown>, maxBytes: number, skil
 // A status outside the enum that no repair reads as one ("paused", "✅ done"): whether the work
 // goes on is the user's call, as for blocked, never resumed as if in progress.
 const UNREAD_STATUS = `a status outside ${CHECKPOINT_STATUSES.join('|')}: whether work goes on is unclear`;
-const unreadStatus = (i: AgendaItem) => !(CHECKPOINT_STATUSES as readonly string[]).includes(i.status);
-// A blocker whose needs no repair reads ("Dana", "review") may wait on the user: theirs to say,
-// unless the work every blocker waits on has landed (then the session checks and clears them).
-const unclearNeeds = (i: AgendaItem) => unclearBlockers(i.meant).length > 0 && !blockedOnlyByLanded(i);
 
 function progress(cp: Checkpoint): string {
   const rows = Array.isArray(cp.progress_table) ? cp.progress_table : [];
