@@ -111,11 +111,20 @@ export function isStale(cp: Checkpoint, now: Date): boolean {
   return limit !== undefined && ageDays(cp, now) > limit;
 }
 
-/** Checkpoints in `next` order: rank, over budget first, then newest. */
-export function rankCheckpoints<T extends { checkpoint: Checkpoint }>(items: readonly T[]): T[] {
+/**
+ * Checkpoints in `next` order: given `now`, stale ones after all others (the protocol's `next` is
+ * "the SINGLE highest-priority non-stale action"; stale work comes up only when nothing else is
+ * queued), but for a decision waiting on the user, which, as failed work, needs a human however
+ * old; then rank, over budget first, then newest.
+ */
+export function rankCheckpoints<T extends { checkpoint: Checkpoint }>(items: readonly T[], now?: Date): T[] {
   // Each checkpoint's keys worked out once, not at every comparison (rankOf reads blockers and rows).
-  const keyed = items.map((item) => ({ item, rank: rankOf(item.checkpoint), over: Number(isOverBudget(item.checkpoint)), at: instantMs(item.checkpoint.updated_at) || 0 }));
-  keyed.sort((a, b) => a.rank - b.rank || b.over - a.over || b.at - a.at);
+  const keyed = items.map((item) => {
+    const rank = rankOf(item.checkpoint);
+    const stale = Number(now !== undefined && rank !== RANKS.userDecision && isStale(item.checkpoint, now));
+    return { item, stale, rank, over: Number(isOverBudget(item.checkpoint)), at: instantMs(item.checkpoint.updated_at) || 0 };
+  });
+  keyed.sort((a, b) => a.stale - b.stale || a.rank - b.rank || b.over - a.over || b.at - a.at);
   return keyed.map((k) => k.item);
 }
 

@@ -103,7 +103,7 @@ export async function buildAgenda(opts: { root: string; now: Date; engine?: 'aut
     // Our own refusal is one message, whatever its path holds (a newline included); git's stderr, its first line.
     historyError = isCheckpointError(e) ? e.message : String(e instanceof Error ? e.message : e).split('\n')[0]!.replace(/^checkpoint: /, '');
   }) : { answer: { actions: new Map(), waits: new Map() } as LandedAnswer, head: null };
-  const items = rankCheckpoints(valid).map(({ skill, checkpoint, shown }) => {
+  const items = rankCheckpoints(valid, opts.now).map(({ skill, checkpoint, shown }) => {
     const byText = landed.answer.actions.get(relOf(skill));
     const waits = landed.answer.waits.get(relOf(skill));
     return {

@@ -55,6 +55,21 @@ describe('rankCheckpoints', () => {
   });
 });
 
+describe('rankCheckpoints with now: the highest-priority non-stale first (red team 64 r4, 2)', () => {
+  it('puts every stale checkpoint after fresh work, whatever its rank; among stale ones the rank still orders', () => {
+    const now = new Date('2026-12-01T00:00:00Z');
+    const items = [
+      { checkpoint: base({ skill: 'old-gate', step: 'approval-gate', updated_at: '2026-10-01T00:00:00Z' }) },
+      { checkpoint: base({ skill: 'old-blocked', status: 'blocked', updated_at: '2026-11-20T00:00:00Z' }) },
+      { checkpoint: base({ skill: 'fresh', updated_at: '2026-11-30T00:00:00Z' }) },
+      { checkpoint: base({ skill: 'failed', status: 'failed', updated_at: '2020-01-01T00:00:00Z' }) },
+      // A decision waiting on the user needs a human however old, as failed work does.
+      { checkpoint: base({ skill: 'old-decision', updated_at: '2026-10-01T00:00:00Z', blockers: [{ id: 'b', description: 'd', needs: 'user_decision' }] }) },
+    ];
+    expect(rankCheckpoints(items, now).map((i) => i.checkpoint.skill)).toEqual(['old-decision', 'failed', 'fresh', 'old-blocked', 'old-gate']);
+  });
+});
+
 describe('chooseAction', () => {
   it('skips landed actions and asks for reconciliation when all landed', () => {
     const cp = base({ next_actions: ['Merge #1', { text: 'Ship #2', done_when: 'true' }, 'Write docs'] });

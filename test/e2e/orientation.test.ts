@@ -618,3 +618,15 @@ describe('resume keeps what matters most', () => {
     expect((await runCli(dir, ['resume', 'a1'])).stdout).not.toContain('Also in progress');
   });
 });
+
+describe('next: the highest-priority non-stale action (red team 64 r4, 2)', () => {
+  it('recommends fresh work over a stale checkpoint at a gate; with only stale work left, names it stale and says to ask', async () => {
+    const dir = repoWith([cp('old', { step: 'approval-gate', created_at: daysAgo(90), updated_at: daysAgo(60), next_actions: ['Ship the old prototype'] }), cp('fresh', { next_actions: ['Write the auth middleware'] })]);
+    const r = await runCli(dir, ['next']);
+    expect(r.stdout).toBe('fresh (in progress)\n→ Write the auth middleware\n');
+    expect(JSON.parse((await runCli(dir, ['next', '--json'])).stdout).next).toMatchObject({ skill: 'fresh', stale: false });
+    expect((await runCli(dir, ['reset', 'fresh'])).code).toBe(0);
+    const only = await runCli(dir, ['next']);
+    expect(only.stdout).toBe("old (in progress at a gate, stale)\n→ Ship the old prototype\n  stale: nothing fresh is queued; ask the user before resuming old (`checkpoint resume old` asks too)\n");
+  });
+});

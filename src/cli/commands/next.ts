@@ -90,6 +90,8 @@ export async function run(args: ParsedArgs, ctx: Context): Promise<number> {
   lines.push(`${c.bold(rec.skill)} ${c.dim(`(${rec.reason}${rec.stale ? ', stale' : ''}${rec.over_budget ? ', over budget' : ''})`)}`);
   // Quoted from the file: a line break in it must not print as a line of ours.
   lines.push(`→ ${q(rec.text)}`);
+  // Stale ones rank after all others (priority.ts): a stale top means nothing fresh is queued.
+  if (rec.stale) lines.push(c.yellow(`  stale: nothing fresh is queued; ask the user before resuming ${rec.skill} (\`checkpoint resume ${rec.skill}\` asks too)`));
   for (const s of rec.skipped_as_landed) lines.push(c.dim(`  skipped next_actions[${s.index}] "${q(s.text)}": ${q(s.evidence)}`));
   for (const b of rec.landed_blockers) lines.push(c.yellow(`  blocker ${q(b.id)}: ${q(b.description)} — ${q(landedBlockerNote(b))}`));
   if (agenda.historyError !== null && rec.kind === 'action' && mentionsWork(top.checkpoint)) lines.push(c.dim('  note: git history could not be read: whether this already landed is not known (see the warning above)'));
