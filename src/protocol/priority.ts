@@ -9,22 +9,27 @@ import { BLOCKER_NEEDS } from './shapes.generated.js';
 
 export { markedDone, blockerClosed };
 
+// The protocol's order: blocked-on-decision > failed > in_progress-at-gate > in_progress >
+// complete-with-queued-work > not-started. Blocked on anything else (an outside dependency) is
+// not in it: after failed (nothing to do but wait), before plain work (resume still asks).
 export const RANKS = {
   userDecision: 1,
-  failedOrBlocked: 2,
-  atGate: 3,
-  inProgress: 4,
-  completeWithQueue: 5,
-  rest: 6,
+  failed: 2,
+  blocked: 3,
+  atGate: 4,
+  inProgress: 5,
+  completeWithQueue: 6,
+  rest: 7,
 } as const;
 
 export const RANK_LABELS: Record<number, string> = {
   1: 'decision waiting on the user',
-  2: 'failed or blocked',
-  3: 'in progress at a gate',
-  4: 'in progress',
-  5: 'complete with queued work',
-  6: 'nothing queued',
+  2: 'failed',
+  3: 'blocked',
+  4: 'in progress at a gate',
+  5: 'in progress',
+  6: 'complete with queued work',
+  7: 'nothing queued',
 };
 
 /**
@@ -64,7 +69,7 @@ export function needsUnclear(b: unknown): boolean {
   return typeof needs === 'string' && !(BLOCKER_NEEDS as readonly string[]).includes(needs) && suggestEnum(needs, BLOCKER_NEEDS) === null;
 }
 
-/** Why a checkpoint ranked failed or blocked for an unclear blocker alone ranks so. */
+/** Why a checkpoint not failed ranked with failed ones (an unclear blocker) ranks so. */
 export const UNCLEAR_NEEDS_LABEL = "a blocker's needs is unclear: it may wait on the user";
 
 /** The open blockers of `cp` whose `needs` is unclear (needsUnclear). */
@@ -90,8 +95,9 @@ export function isAtGate(cp: Checkpoint): boolean {
 
 export function rankOf(cp: Checkpoint): number {
   if (userDecisionBlockers(cp).length) return RANKS.userDecision;
-  // A blocker that may wait on the user ranks above plain work, as a blocked checkpoint does.
-  if (cp.status === 'failed' || cp.status === 'blocked' || unclearBlockers(cp).length) return RANKS.failedOrBlocked;
+  // A blocker that may wait on the user ranks as failed work: above what waits on others or plain work.
+  if (cp.status === 'failed' || unclearBlockers(cp).length) return RANKS.failed;
+  if (cp.status === 'blocked') return RANKS.blocked;
   if (cp.status === 'in_progress') return isAtGate(cp) ? RANKS.atGate : RANKS.inProgress;
   if (cp.status === 'complete' && queues(cp)) return RANKS.completeWithQueue;
   return RANKS.rest;

@@ -20,8 +20,11 @@ const base = (over: Partial<Checkpoint>): Checkpoint => ({
 describe('rankOf', () => {
   it('orders decision > failed/blocked > gate > in_progress > complete with queue > rest', () => {
     expect(rankOf(base({ blockers: [{ id: 'b', description: 'd', needs: 'user_decision' }] }))).toBe(RANKS.userDecision);
-    expect(rankOf(base({ status: 'failed' }))).toBe(RANKS.failedOrBlocked);
-    expect(rankOf(base({ status: 'blocked' }))).toBe(RANKS.failedOrBlocked);
+    expect(rankOf(base({ status: 'failed' }))).toBe(RANKS.failed);
+    // Blocked on anything but a decision ranks after failed (red team 64 r4, 3): the protocol's order.
+    expect(rankOf(base({ status: 'blocked', blockers: [{ id: 'b', description: 'vendor key', needs: 'external_dep' }] }))).toBe(RANKS.blocked);
+    expect(RANKS.failed).toBeLessThan(RANKS.blocked);
+    expect(RANKS.blocked).toBeLessThan(RANKS.atGate);
     expect(rankOf(base({ step: 'awaiting-approval' }))).toBe(RANKS.atGate);
     for (const step of ['gate_review', 'Sprint 2 Gate: design', 'waiting for sign off', 'sign-off', 'gated on QA', 'Approved?']) expect(rankOf(base({ step })), step).toBe(RANKS.atGate);
     // Words that only hold the letters: ordinary work in progress.
@@ -37,13 +40,21 @@ describe('rankOf', () => {
     const needs = (n: string) => base({ blockers: [{ id: 'b', description: 'Postgres or SQLite?', needs: n as never }] });
     for (const n of ['decision', 'Approval', 'user input', 'needs-user', 'User Decision', 'decision - which DB']) expect(rankOf(needs(n)), n).toBe(RANKS.userDecision);
     for (const n of ['bug', 'Fix', 'vendor', 'third-party', 'external dependency']) expect(rankOf(needs(n)), n).toBe(RANKS.inProgress);
-    for (const n of ['Dana', 'review', 'tbd']) expect(rankOf(needs(n)), n).toBe(RANKS.failedOrBlocked);
+    for (const n of ['Dana', 'review', 'tbd']) expect(rankOf(needs(n)), n).toBe(RANKS.failed);
     // A closed one waits on nothing.
     expect(rankOf(base({ blockers: [{ id: 'b', description: 'd', needs: 'Dana' as never, resolved: true } as never] }))).toBe(RANKS.inProgress);
   });
 });
 
 describe('rankCheckpoints', () => {
+  it('puts a failed checkpoint before a newer one blocked on an outside dependency (red team 64 r4, 3)', () => {
+    const items = [
+      { checkpoint: base({ skill: 'deploy', status: 'failed', updated_at: '2026-11-20T00:00:00Z' }) },
+      { checkpoint: base({ skill: 'api', status: 'blocked', updated_at: '2026-11-21T00:00:00Z', blockers: [{ id: 'b1', description: 'Waiting for the vendor', needs: 'external_dep' }] }) },
+    ];
+    expect(rankCheckpoints(items).map((i) => i.checkpoint.skill)).toEqual(['deploy', 'api']);
+  });
+
   it('puts over-budget first within a rank, then newest', () => {
     const items = [
       { checkpoint: base({ skill: 'old', updated_at: '2026-11-01T00:00:00Z' }) },

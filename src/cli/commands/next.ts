@@ -33,7 +33,7 @@ export function recommend(item: AgendaItem): Recommendation {
 /** Why `item` ranks where it does: its rank's label, unless another word says it better. */
 function rankReason(item: AgendaItem): string {
   if (item.rank === RANKS.rest && item.choice.action !== null) return 'queued, but not in progress';
-  if (item.rank === RANKS.failedOrBlocked && item.status !== 'failed' && item.status !== 'blocked') return UNCLEAR_NEEDS_LABEL;
+  if (item.rank === RANKS.failed && item.status !== 'failed') return UNCLEAR_NEEDS_LABEL;
   return RANK_LABELS[item.rank]!;
 }
 
