@@ -6,6 +6,7 @@ import { markedDone } from './marked-done.js';
 import { blockerClosed } from './closed-blocker.js';
 import { instantMs } from './instant.js';
 import { BLOCKER_NEEDS } from './shapes.generated.js';
+import { aheadOfClock } from './validate.js';
 
 export { markedDone, blockerClosed };
 
@@ -128,7 +129,9 @@ export function rankCheckpoints<T extends { checkpoint: Checkpoint }>(items: rea
   const keyed = items.map((item) => {
     const rank = rankOf(item.checkpoint);
     const stale = Number(now !== undefined && rank !== RANKS.userDecision && isStale(item.checkpoint, now));
-    return { item, stale, rank, over: Number(isOverBudget(item.checkpoint)), at: instantMs(item.checkpoint.updated_at) || 0 };
+    // Dated ahead of the clock: as undated (the capsule chooser's rule), else it would win forever.
+    const at = instantMs(item.checkpoint.updated_at) || 0;
+    return { item, stale, rank, over: Number(isOverBudget(item.checkpoint)), at: now !== undefined && aheadOfClock(at, now) ? 0 : at };
   });
   keyed.sort((a, b) => a.stale - b.stale || a.rank - b.rank || b.over - a.over || b.at - a.at);
   return keyed.map((k) => k.item);

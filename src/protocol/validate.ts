@@ -29,6 +29,13 @@ export const MAX_SUMMARY_CHARS = 1200;
 export const MAX_KEY_DECISIONS = 20;
 export const MAX_FUTURE_SKEW_MS = 24 * 60 * 60 * 1000;
 
+/**
+ * Whether instant `ms` is further ahead of `now` than the future skew validate tolerates (a clock
+ * years ahead, a typo in the year, a hostile clone's 2099): ranked as undated wherever recency
+ * decides (next's ranking, the capsule resume --context shows), else it would win in every session to come.
+ */
+export const aheadOfClock = (ms: number, now: Date): boolean => ms - now.getTime() > MAX_FUTURE_SKEW_MS;
+
 export interface Issue {
   level: 'error' | 'warning';
   path: string;

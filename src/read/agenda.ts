@@ -19,6 +19,9 @@ import { outsideAsked, type OutsideCheckpoints } from '../store/sparse-checkout.
 import { MAX_FIX_FLAGS, repairPlan, type RepairNote } from '../protocol/repairable.js';
 import { needsResolve, repairReason } from './repair.js';
 import { pathArg } from '../store/paste-path.js';
+import { aheadOfClock } from '../protocol/validate.js';
+import { instantMs } from '../protocol/instant.js';
+import { oneLine } from '../one-line.js';
 
 // Also what show uses, apart so it loads none of the walk: read/repair.ts.
 export { blockingError, needsResolve, repairEntry, repairReason } from './repair.js';
@@ -194,6 +197,16 @@ async function landedAtHead(root: string, now: Date, written: readonly Asking[],
   const walkedHead = tip === null || tip === head?.sha;
   if (key !== null && !failed && walkedHead && evidence.cutAt === null && Number.isFinite(since)) rememberLanded(head!, key, since, answer);
   return { answer, head };
+}
+
+/**
+ * One stderr note per checkpoint whose updated_at is further ahead of `now` than validate's skew
+ * tolerates: ranked as undated (priority.ts), and said so, never silently.
+ */
+export function aheadNotes(agenda: Pick<Agenda, 'items'>, now: Date): string[] {
+  return agenda.items.flatMap((i) => (aheadOfClock(instantMs(i.meant.updated_at) || 0, now)
+    ? [`checkpoint: note: the updated_at of ${i.skill} (${oneLine(String(i.checkpoint.updated_at))}) is more than a day ahead of this clock, so it ranks as undated (the next save from a correct clock stamps it)`]
+    : []));
 }
 
 /** stdout lines naming each checkpoint `next`/`status` could not rank, so none is quietly passed over. */

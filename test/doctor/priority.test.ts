@@ -81,6 +81,18 @@ describe('rankCheckpoints with now: the highest-priority non-stale first (red te
   });
 });
 
+describe('rankCheckpoints: an updated_at past the clock\'s skew ranks as undated (red team 64 r4, 5)', () => {
+  it('a save dated 2062 does not win over today\'s work; one within the skew still counts as newest', () => {
+    const now = new Date('2026-12-01T00:00:00Z');
+    const items = [
+      { checkpoint: base({ skill: 'ahead', updated_at: '2062-10-08T00:00:00Z' }) },
+      { checkpoint: base({ skill: 'today', updated_at: '2026-11-30T23:00:00Z' }) },
+      { checkpoint: base({ skill: 'skew', updated_at: '2026-12-01T12:00:00Z' }) },
+    ];
+    expect(rankCheckpoints(items, now).map((i) => i.checkpoint.skill)).toEqual(['skew', 'today', 'ahead']);
+  });
+});
+
 describe('chooseAction', () => {
   it('skips landed actions and asks for reconciliation when all landed', () => {
     const cp = base({ next_actions: ['Merge #1', { text: 'Ship #2', done_when: 'true' }, 'Write docs'] });

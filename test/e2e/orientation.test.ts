@@ -630,3 +630,15 @@ describe('next: the highest-priority non-stale action (red team 64 r4, 2)', () =
     expect(only.stdout).toBe("old (in progress at a gate, stale)\n→ Ship the old prototype\n  stale: nothing fresh is queued; ask the user before resuming old (`checkpoint resume old` asks too)\n");
   });
 });
+
+describe('an updated_at far in the future (red team 64 r4, 5)', () => {
+  it('ranks as undated in next and resume, with one note saying so; fresh work wins', async () => {
+    const dir = repoWith([cp('old', { updated_at: '2062-10-08T00:00:00Z', next_actions: ['Rewrite everything in Rust'] }), cp('web', { next_actions: ['Write the auth middleware'] })]);
+    const note = 'checkpoint: note: the updated_at of old (2062-10-08T00:00:00Z) is more than a day ahead of this clock, so it ranks as undated (the next save from a correct clock stamps it)\n';
+    const next = await runCli(dir, ['next']);
+    expect([next.stdout, next.stderr]).toEqual(['web (in progress)\n→ Write the auth middleware\n', note]);
+    const resume = await runCli(dir, ['resume']);
+    expect(resume.stdout.split('\n')[0]).toBe('RESUMING: web on demo');
+    expect(resume.stderr).toBe(note);
+  });
+});

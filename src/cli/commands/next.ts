@@ -1,6 +1,6 @@
 import { actionText } from '../../protocol/types.js';
 import { MARKED_DONE, RANK_LABELS, RANKS, UNCLEAR_NEEDS_LABEL, userDecisionBlockers } from '../../protocol/priority.js';
-import { buildAgenda, landedBlockerNote, needsRepairLines, repairEntry, repairNoteLine, repairsEntry, type AgendaItem, type LandedBlocker } from '../../read/agenda.js';
+import { aheadNotes, buildAgenda, landedBlockerNote, needsRepairLines, repairEntry, repairNoteLine, repairsEntry, type AgendaItem, type LandedBlocker } from '../../read/agenda.js';
 import type { Context, ParsedArgs } from '../spec.js';
 import { outsideLine } from '../../store/sparse-checkout.js';
 import { oneLine as q } from '../render/output.js';
@@ -60,6 +60,7 @@ export async function run(args: ParsedArgs, ctx: Context): Promise<number> {
   const agenda = await buildAgenda({ root, now: ctx.now, engine: engineArg(args) });
   const notice = historyNotice(agenda.historyError);
   if (notice) ctx.out.err(notice);
+  for (const note of aheadNotes(agenda, ctx.now)) ctx.out.err(note);
   const top = agenda.items[0];
   const needsRepair = agenda.broken.map(repairEntry);
   // A checkpoint that needs repair is a finding (exit 1, `ok: false`), as in status and list;

@@ -8,7 +8,7 @@
 import { CheckpointError, isCheckpointError } from '../../errors.js';
 import { fittedJson } from './resume.js';
 import { closest } from '../../protocol/field-slip.js';
-import { MAX_FUTURE_SKEW_MS } from '../../protocol/validate.js';
+import { aheadOfClock } from '../../protocol/validate.js';
 import { foreignCapsuleKeys, lastPausedAt, ownCapsule, topLevelClaims, validateCapsule } from '../../protocol/capsule.js';
 import { NOT_RECORDED, onlyPlaceholders } from '../../protocol/capsule-placeholder.js';
 import { type Capsule, type Checkpoint, type JsonValue } from '../../protocol/types.js';
@@ -81,8 +81,8 @@ function byRecency(root: string, now: Date): { saved: Found[]; skipped: Skipped[
     const capsule = file ? capsuleOf(file.value) : undefined;
     if (!file || capsule === undefined) continue;
     const at = lastPausedAt(capsule);
-    if (at - now.getTime() > MAX_FUTURE_SKEW_MS) ahead.push(skill);
-    saved.push({ found: { skill, file, capsule }, at: at - now.getTime() > MAX_FUTURE_SKEW_MS ? -Infinity : at });
+    if (aheadOfClock(at, now)) ahead.push(skill);
+    saved.push({ found: { skill, file, capsule }, at: aheadOfClock(at, now) ? -Infinity : at });
   }
   // Stable: equal times keep the skills' order.
   return { saved: saved.sort((a, b) => (a.at === b.at ? 0 : a.at > b.at ? -1 : 1)).map((s) => s.found), skipped, ahead };

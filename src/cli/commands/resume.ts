@@ -2,7 +2,7 @@ import { CheckpointError } from '../../errors.js';
 import { shownList } from '../../one-line.js';
 import { actionText, type Checkpoint } from '../../protocol/types.js';
 import { openBlockers, RANK_LABELS, RANKS, UNCLEAR_NEEDS_LABEL, unclearBlockers, userDecisionBlockers, waitsOnUser } from '../../protocol/priority.js';
-import { asksUser, blockedOnlyByLanded, blockingError, brokenNotice, buildAgenda, landedBlockerNote, needsRepairLines, needsResolve, needsUser, repairEntry, repairNoteLine, repairsEntry, unclearNeeds, unreadStatus, type AgendaItem } from '../../read/agenda.js';
+import { aheadNotes, asksUser, blockedOnlyByLanded, blockingError, brokenNotice, buildAgenda, landedBlockerNote, needsRepairLines, needsResolve, needsUser, repairEntry, repairNoteLine, repairsEntry, unclearNeeds, unreadStatus, type AgendaItem } from '../../read/agenda.js';
 import { oneLine as q, relativeTime } from '../render/output.js';
 import { displayWidth, padDisplay } from '../render/width.js';
 import { listSkills, notAnObject } from '../../store/checkpoints.js';
@@ -75,6 +75,7 @@ export async function run(args: ParsedArgs, ctx: Context): Promise<number> {
   if (unread) ctx.out.err(unread);
   const notice = brokenNotice(agenda);
   if (notice) ctx.out.err(notice);
+  for (const note of aheadNotes(agenda, ctx.now)) ctx.out.err(note);
   const top = agenda.items[0];
   // A checkpoint that exists but cannot be read is never "nothing to resume": when nothing else
   // can be resumed, or a merge left one conflicted, the user decides before any work starts.
