@@ -156,7 +156,8 @@ describe('resume --context', () => {
     expect(r.code, r.stderr).toBe(0);
     const lines = r.stdout.split('\n');
     expect(lines.filter((l) => l.startsWith('VERIFIED') || l.includes('same commit\n'))).toEqual([]);
-    expect(lines.find((l) => l.startsWith('origin HEAD: '))).toMatch(/^origin HEAD: "0000000 .*\(not a commit id\)   current HEAD: \w+ \(main\)   DIFFERENT/);
+    // No commit id, so nothing to compare (red team 64 r4, 6): never "same commit" for a text that starts with one.
+    expect(lines.find((l) => l.startsWith('origin HEAD: '))).toMatch(/^origin HEAD: "0000000 .*\(not a commit id\)   current HEAD: \w+ \(main\)   cannot compare$/);
     expect(lines.find((l) => l.startsWith('saved: '))).toContain('(not a time)');
   });
 
@@ -277,6 +278,32 @@ describe('resume --context', () => {
     expect((await runCli(dir, ['update', 'api', '--blockers:json=[{"id":"b2","description":"vendor key","needs":"external_dep"}]', '--status=blocked'])).code).toBe(0);
     expect((await runCli(dir, ['resume', 'api', '--context'])).stdout.split('\n')[2]).toBe("ASK THE USER before resuming: the checkpoint is blocked now.");
     expect(JSON.parse((await runCli(dir, ['resume', 'api', '--context', '--json'])).stdout)).toMatchObject({ status_now: 'blocked', ask_user: true });
+  });
+
+  it('compares only a commit id (either case) and the origin root normalised; anything else cannot be compared (red team 64 r4, 6)', async () => {
+    const dir = project('api');
+    await pause(dir, 'api');
+    const h = head(dir);
+    const origin = (o: Record<string, unknown>) => {
+      const doc = JSON.parse(read(dir, cpPath('api')));
+      write(dir, cpPath('api'), `${JSON.stringify({ ...doc, capsule: { ...doc.capsule, origin: { ...doc.capsule.origin, ...o } } }, null, 2)}\n`);
+    };
+    const line = async () => (await runCli(dir, ['resume', 'api', '--context'])).stdout.split('\n').find((l) => l.startsWith('origin HEAD:'))!;
+    for (const written of [`${h}-dirty`, `${h} plus uncommitted edits`]) {
+      origin({ head: written });
+      expect(await line(), written).toMatch(/\(not a commit id\) .* cannot compare$/);
+      expect(JSON.parse((await runCli(dir, ['resume', 'api', '--context', '--json'])).stdout)).toMatchObject({ head_changed: null });
+    }
+    origin({ head: h.toUpperCase() });
+    expect(await line()).toMatch(/ same commit$/);
+    for (const root of [`${dir}/`, dir.replace(/\/([^/]+)$/, '//$1'), `${dir}/.`]) {
+      origin({ head: h, root });
+      const r = await runCli(dir, ['resume', 'api', '--context']);
+      expect(r.stdout, root).not.toContain('NOT this directory');
+      expect(JSON.parse((await runCli(dir, ['resume', 'api', '--context', '--json'])).stdout), root).toMatchObject({ root_changed: false });
+    }
+    origin({ root: `${dir}-other` });
+    expect((await runCli(dir, ['resume', 'api', '--context'])).stdout).toContain('NOT this directory');
   });
 
   it('a status written by hand as an ended one ("Done", "failed ", "complete (PR 12)") asks the user too, as status reads it (red team 62b, 04)', async () => {

@@ -6,6 +6,7 @@
 // the user too (in its text, and `ask_user` in --json): the compaction hooks run it unwrapped,
 // and a host drops a non-zero hook's output (docs/integrations.md), the question with it.
 import { CheckpointError, isCheckpointError } from '../../errors.js';
+import { isAbsolute, resolve } from 'node:path';
 import { fittedJson } from './resume.js';
 import { closest } from '../../protocol/field-slip.js';
 import { aheadOfClock } from '../../protocol/validate.js';
@@ -123,10 +124,23 @@ function refusal(found: Found): CheckpointError | null {
   });
 }
 
-/** Whether two (possibly differently abbreviated) shas name the same commit; null when unknown. */
-export function sameCommit(a: string | null, b: string | null): boolean | null {
-  if (!a || !b) return null;
-  return a.startsWith(b) || b.startsWith(a);
+/** A commit id as written: hex, of git's shortest abbreviation (4) up to a SHA-256's length, either case. */
+const COMMIT_ID = /^[0-9a-f]{4,64}$/i;
+
+/**
+ * Whether two (possibly differently abbreviated, either case) commit ids name the same commit;
+ * null when either is no commit id ("abc1234-dirty", "abc1234 plus uncommitted edits"): a text
+ * that merely starts with the id is no claim about that commit.
+ */
+export function sameCommit(a: unknown, b: unknown): boolean | null {
+  if (typeof a !== 'string' || typeof b !== 'string' || !COMMIT_ID.test(a) || !COMMIT_ID.test(b)) return null;
+  const [x, y] = [a.toLowerCase(), b.toLowerCase()];
+  return x.startsWith(y) || y.startsWith(x);
+}
+
+/** Whether the capsule's origin root is another directory than `root`: compared normalised (a trailing slash, `//`, `/.`). */
+function otherRoot(origin: unknown, root: string): boolean {
+  return typeof origin !== 'string' || !isAbsolute(origin) || resolve(origin) !== resolve(root);
 }
 
 export async function run(args: ParsedArgs, ctx: Context): Promise<number> {
@@ -350,7 +364,7 @@ function jsonView(v: View, withPaths: boolean): unknown {
     // No claim saved yet (only pause --auto's placeholders): nothing whose evidence a newer HEAD could outdate.
     claims_saved: !noClaims(v.capsule),
     head_changed: noClaims(v.capsule) ? null : negate(sameCommit(v.capsule.origin.head, v.current.head)),
-    root_changed: v.capsule.origin.root !== v.root,
+    root_changed: otherRoot(v.capsule.origin.root, v.root),
     // The live checkpoint's next_actions[0] when git shows it landed: the evidence and the first action not landed (null: none).
     next_action_landed: v.landed ? { evidence: v.landed.evidence, first_not_landed: v.landed.fresh } : null,
     // Blockers in the live checkpoint whose awaited work git shows landed: to check and remove.
@@ -391,7 +405,7 @@ const noClaims = (c: Capsule) => onlyPlaceholders(c.context as unknown as JsonVa
  */
 /** The origin's commit as written when it is one; anything else quoted and named so, never taken for the tool's own words. */
 function headShown(head: unknown): string {
-  return typeof head === 'string' && /^[0-9a-f]{4,64}$/i.test(head) ? head : `${shown(JSON.stringify(head))} (not a commit id)`;
+  return typeof head === 'string' && COMMIT_ID.test(head) ? head : `${shown(JSON.stringify(head))} (not a commit id)`;
 }
 
 /** The origin's time as written when it is one (or pause's placeholder); anything else quoted and named so. */
@@ -418,7 +432,7 @@ function textBlocks(v: View, now: Date): Block[] {
       name: 'saved and HEAD',
       tier: 0,
       head: [
-        `saved:       ${blank ? 'no claims yet, only placeholders pause --auto wrote at ' : ''}${savedShown(o.saved_at)} (${relativeTime(o.saved_at, now)})${o.root !== v.root ? `  in ${oneLine(String(o.root))}, NOT this directory (${oneLine(v.root)})` : ''}`,
+        `saved:       ${blank ? 'no claims yet, only placeholders pause --auto wrote at ' : ''}${savedShown(o.saved_at)} (${relativeTime(o.saved_at, now)})${otherRoot(o.root, v.root) ? `  in ${oneLine(String(o.root))}, NOT this directory (${oneLine(v.root)})` : ''}`,
         // The branch is the clone's text (git allows U+2028 in a name): one line, as the mechanical state shows it.
         `origin HEAD: ${o.head === null || o.head === undefined ? (String(o.saved_at).startsWith(NOT_RECORDED) ? 'not recorded' : 'none') : headShown(o.head)}   current HEAD: ${v.current.head ?? 'none'}${v.current.branch ? ` (${oneLine(v.current.branch)})` : ''}   ${verdict}`,
         '',
