@@ -122,13 +122,14 @@ export function isStale(cp: Checkpoint, now: Date): boolean {
  * Checkpoints in `next` order: given `now`, stale ones after all others (the protocol's `next` is
  * "the SINGLE highest-priority non-stale action"; stale work comes up only when nothing else is
  * queued), but for a decision waiting on the user, which, as failed work, needs a human however
- * old; then rank, over budget first, then newest.
+ * old; a checkpoint with nothing queued last of all; then rank, over budget first, then newest.
  */
 export function rankCheckpoints<T extends { checkpoint: Checkpoint }>(items: readonly T[], now?: Date): T[] {
   // Each checkpoint's keys worked out once, not at every comparison (rankOf reads blockers and rows).
   const keyed = items.map((item) => {
     const rank = rankOf(item.checkpoint);
-    const stale = Number(now !== undefined && rank !== RANKS.userDecision && isStale(item.checkpoint, now));
+    // Nothing queued is no work to pick: after stale work too (a finished skill never goes stale).
+    const stale = rank === RANKS.rest ? 2 : Number(now !== undefined && rank !== RANKS.userDecision && isStale(item.checkpoint, now));
     // Dated ahead of the clock: as undated (the capsule chooser's rule), else it would win forever.
     const at = instantMs(item.checkpoint.updated_at) || 0;
     return { item, stale, rank, over: Number(isOverBudget(item.checkpoint)), at: now !== undefined && aheadOfClock(at, now) ? 0 : at };
