@@ -138,9 +138,9 @@ export class IndexEntries {
     } else {
       const varint = readVarint(buf, nameAt, Math.min(end, nameAt + 5));
       if (varint === null) {
-      this.fail();
-      return -1;
-    }
+        this.fail();
+        return -1;
+      }
       strip = varint.value;
       from = varint.next;
     }
@@ -160,16 +160,16 @@ export class IndexEntries {
         name[length++] = buf[nul]!;
       }
       if (nul >= end) {
-      this.fail();
-      return -1;
-    }
+        this.fail();
+        return -1;
+      }
     } else {
       // Read in parts: the NUL is found before anything is copied, so a step short of bytes changes nothing.
       while (nul < this.have && buf[nul] !== 0) nul++;
       if (nul >= this.have) {
-      this.need(Math.min(end, this.have * 2));
-      return -1;
-    }
+        this.need(Math.min(end, this.have * 2));
+        return -1;
+      }
       if (kept + (nul - from) > name.length) name = this.grow(kept + (nul - from), kept);
       while (from < nul) name[length++] = buf[from++]!;
     }
