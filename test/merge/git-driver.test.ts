@@ -1047,19 +1047,28 @@ describe('a merge base that is not valid JSON (red team 64 r2, repro3)', () => {
   });
 });
 
+/**
+ * A merge stopped on a checkpoint whose theirs (branch b) is not valid JSON (a doubled comma):
+ * `field` is base, theirs and ours' `values` in turn; git's line merge took it from there.
+ */
+function mergedWithBrokenTheirs(field: 'phase' | 'step', [base, theirs, ours]: [string, string, string]): string {
+  const dir = driverRepo();
+  const text = (value: string, comma: string) => JSON.stringify({ ...baseDoc(), [field]: value }, null, 2).replace('"status": "in_progress",', `"status": "in_progress"${comma}`);
+  write(dir, FILE, text(base, ','));
+  commitAll(dir, 'base');
+  git(dir, ['checkout', '-q', '-b', 'b']);
+  write(dir, FILE, text(theirs, ',,'));
+  commitAll(dir, 'b: broken');
+  git(dir, ['checkout', '-q', 'main']);
+  write(dir, FILE, text(ours, ','));
+  commitAll(dir, 'a');
+  expect(gitTry(dir, ['merge', '-q', 'b', '-m', 'm']).status).not.toBe(0);
+  return dir;
+}
+
 describe('a side that is not valid JSON, its text carried in by a clean line merge (red team 64 r2, repro7)', () => {
   it('resolve names the broken side, and --check advises no `git checkout --merge` that makes the same file again', async () => {
-    const dir = driverRepo();
-    const text = (phase: string, comma: string) => JSON.stringify({ ...baseDoc(), phase }, null, 2).replace('"status": "in_progress",', `"status": "in_progress"${comma}`);
-    write(dir, FILE, text('build', ','));
-    commitAll(dir, 'base');
-    git(dir, ['checkout', '-q', '-b', 'b']);
-    write(dir, FILE, text('build', ',,'));
-    commitAll(dir, 'b: broken');
-    git(dir, ['checkout', '-q', 'main']);
-    write(dir, FILE, text('test', ','));
-    commitAll(dir, 'a');
-    expect(gitTry(dir, ['merge', '-q', 'b', '-m', 'm']).status).not.toBe(0);
+    const dir = mergedWithBrokenTheirs('phase', ['build', 'build', 'test']);
     expect(read(dir, FILE)).not.toContain('<<<<<<<');
     const before = read(dir, FILE);
     for (const args of [['resolve'], ['resolve', '--check']]) {
@@ -1075,17 +1084,7 @@ describe('a side that is not valid JSON, its text carried in by a clean line mer
 
 describe("git's line markers around a side that is not valid JSON (red team 64 r2, repro3's second half)", () => {
   it('resolve --check says to settle them by hand, never to run resolve --add on them, which cannot merge them', async () => {
-    const dir = driverRepo();
-    const text = (step: string, comma: string) => JSON.stringify({ ...baseDoc(), step }, null, 2).replace('"status": "in_progress",', `"status": "in_progress"${comma}`);
-    write(dir, FILE, text('s1', ','));
-    commitAll(dir, 'base');
-    git(dir, ['checkout', '-q', '-b', 'b']);
-    write(dir, FILE, text('s2', ',,'));
-    commitAll(dir, 'b: broken');
-    git(dir, ['checkout', '-q', 'main']);
-    write(dir, FILE, text('s3', ','));
-    commitAll(dir, 'a');
-    expect(gitTry(dir, ['merge', '-q', 'b', '-m', 'm']).status).not.toBe(0);
+    const dir = mergedWithBrokenTheirs('step', ['s1', 's2', 's3']);
     expect(read(dir, FILE)).toContain('<<<<<<<');
     const r = await runCli(dir, ['resolve', '--check']);
     expect(r.code).toBe(1);
