@@ -138,11 +138,11 @@ export async function run(args: ParsedArgs, ctx: Context): Promise<number> {
   const gone = listed.length ? await filesGone({ root, now: ctx.now, skill: top!.skill, engine: engineArg(args) }, agenda.historyError === null ? ctx.out.err : null) : [];
   // "/src/a.ts" doctor finds gone from the top is a file gone, not a path out.
   const outside = listed.length ? (await import('../../read/outside-files.js')).outsideFiles(top!.meant, root).filter((o) => o.fromTop === undefined || !gone.some((g) => g.path === o.path && g.file === o.fromTop)) : [];
-  // A path written on another machine (under its project_dir, with backslashes) listed as it lies here.
-  const local = listed.length ? (await import('../../read/local-paths.js')).localPaths(top!.meant, root) : new Map<string, string>();
+  // A path written on another machine (under its project_dir, with backslashes) listed as it lies
+  // here; an entry doctor reads as a note ("none yet", "N/A") is no file to read, unless marked (a
+  // file gone, a path out).
+  const { local, notes } = listed.length ? (await import('../../read/listed-entries.js')).readListedEntries(top!.meant, root) : { local: new Map<string, string>(), notes: new Set<string>() };
   const marks = marksByPath(gone, outside, local);
-  // An entry doctor reads as a note ("none yet", "N/A") is no file to read, unless marked (a file gone, a path out).
-  const notes = listed.length ? (await import('../../read/note-entries.js')).noteEntries(top!.meant, root) : new Set<string>();
   const { files, more } = relevantFiles(top!.meant, listed.filter((f) => !notes.has(f.path) || marks.goneOf.has(f.path) || marks.outsideOf.has(f.path)), marks);
   const orientation = orient(root, top!, ctx.now, needsUser(top!), files, more, marks);
   // Left out of the ranking but named where the session reads, not on stderr alone.
@@ -279,7 +279,7 @@ interface Marks {
   outside: readonly OutsideFile[];
   goneOf: Map<string, GoneFile[]>;
   outsideOf: Map<string, OutsideFile[]>;
-  /** By entry's JSON path: the path here of an entry written for another checkout (local-paths.ts). */
+  /** By entry's JSON path: the path here of an entry written for another checkout (listed-entries.ts). */
   local: ReadonlyMap<string, string>;
 }
 
