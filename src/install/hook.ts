@@ -19,7 +19,7 @@ import { readProjectText, writablePath } from '../store/safe-fs.js';
 import { HOOK_MARKER, isShippedHook } from './shipped-hooks.js';
 import { bakedBin, hookLauncher, preCommitLegacy } from './hook-launcher.js';
 import { readGitFile } from '../git/git-file.js';
-import { hookShape } from './hook-shape.js';
+import { hookShape, sourcesHuskySh } from './hook-shape.js';
 import { skippedByGit } from './hook-mode.js';
 import { chainLine, createHook, createHookAdvice, fromRoot, LOCAL_TEMPLATE, shown } from './chain-line.js';
 import { lefthookConfigs, lefthookEntry } from './lefthook-config.js';
@@ -88,8 +88,12 @@ function lineAdvice(root: string, file: string, text: string | null, runByGit: b
   if (hook.ours === 'first') {
     return chmod === null ? `${named} runs checkpoint's check already` : `${named} starts with checkpoint's line, but it is not executable, so git skips it and no push is checked; to check pushes, run: ${chmod}`;
   }
-  const where = hook.ours === 'later' ? ' (it is there, but not first: what runs before it may read the pushed refs it needs, or end the hook)' : '';
   const first = chmod === null ? '' : `run ${chmod} (it is not executable, so git skips it now) and `;
+  if (sourcesHuskySh(text)) {
+    const where = hook.ours === 'above-husky' ? ' (it is there, but above that line, which runs the hook again: the check runs twice on every push)' : hook.ours === 'later' ? ' (it is there, but not right after it: what runs before it may read the pushed refs it needs, or end the hook)' : '';
+    return `to check pushes, ${first}put this line in ${named} right after its husky.sh line${where}: ${line}`;
+  }
+  const where = hook.ours === 'later' ? ' (it is there, but not first: what runs before it may read the pushed refs it needs, or end the hook)' : '';
   return `to check pushes, ${first}put this line first in ${named}${hook.shebang ? ', after its #! line' : ''}${where}: ${line}`;
 }
 

@@ -18,6 +18,27 @@ function withRemote(dir: string): void {
   git(dir, ['remote', 'add', 'origin', remote]);
 }
 
+/** husky 8's husky.sh, as `husky install` writes it: it runs the hook again with `sh -e "$0"` and exits with its code. */
+const HUSKY_8_SH = '#!/usr/bin/env sh\nif [ -z "$husky_skip_init" ]; then\n  readonly hook_name="$(basename -- "$0")"\n  if [ "$HUSKY" = "0" ]; then\n    exit 0\n  fi\n  readonly husky_skip_init=1\n  export husky_skip_init\n  sh -e "$0" "$@"\n  exitCode="$?"\n  if [ $exitCode != 0 ]; then\n    echo "husky - $hook_name hook exited with code $exitCode (error)"\n  fi\n  exit $exitCode\nfi\n';
+const HUSKY_8_LINE = '. "$(dirname -- "$0")/_/husky.sh"';
+
+/** A project that depends on the package and uses husky 8: core.hooksPath is .husky, whose hooks source .husky/_/husky.sh. */
+function husky8Project(userHook: string): string {
+  const dir = installedProject();
+  symlinkSync(ROOT, join(dir, 'node_modules/checkpoint-protocol'));
+  withRemote(dir);
+  git(dir, ['config', 'core.hooksPath', '.husky']);
+  write(dir, '.husky/_/husky.sh', HUSKY_8_SH);
+  write(dir, '.husky/_/.gitignore', '*\n');
+  write(dir, '.husky/pre-push', userHook);
+  chmodSync(join(dir, '.husky/pre-push'), 0o755);
+  commitAll(dir, 'husky');
+  return dir;
+}
+
+/** How many times a push ran our check: the hook names its doctor command once per run. */
+const checksRun = (stderr: string) => stderr.match(/checkpoint doctor --fail-on-warnings --pushed=/g)?.length ?? 0;
+
 /** A project that depends on the package (node_modules as npm lays it out) and uses husky 9. */
 function huskyProject(userHook: string): string {
   const dir = installedProject();
@@ -158,6 +179,38 @@ describe('init beside another pre-push hook', () => {
     }
     write(dir, '.husky/pre-push', `# checks\n\n${LINE}\nexit 0\n`);
     expect(cli(dir, ['init']).stdout).toContain('.husky/pre-push runs checkpoint\'s check already');
+  });
+
+  it("husky 8: the line goes right after the hook's husky.sh line, where the check runs once per push and refuses drift; above it (husky.sh runs the hook again) init says it runs twice (red team 64 r3 8)", () => {
+    const own = (middle: string, husky = HUSKY_8_LINE) => `#!/usr/bin/env sh\n${husky}\n${middle}\necho user-gate-ran >&2\n`;
+    const dir = husky8Project(own(''));
+    expect(cli(dir, ['init']).stdout).toContain(`! left .husky/pre-push as it is (not checkpoint's hook); to check pushes, put this line in .husky/pre-push right after its husky.sh line: ${LINE}\n`);
+    commitAll(dir, 'checkpoint init');
+    // Where init says: in place, run once by husky.sh's second run, with git's stdin.
+    write(dir, '.husky/pre-push', own(LINE));
+    commitAll(dir, 'husky: check checkpoints on push');
+    expect(cli(dir, ['init']).stdout).toBe("! left .husky/pre-push as it is (not checkpoint's hook); .husky/pre-push runs checkpoint's check already\n");
+    const ok = gitTry(dir, ['push', '-q', 'origin', 'main']);
+    expect(ok.status, ok.stderr).toBe(0);
+    expect(checksRun(ok.stderr)).toBe(1);
+    expect(ok.stderr).toContain('user-gate-ran');
+    expect(pushRefused(dir)).not.toContain('user-gate-ran');
+    // husky 5-7's line, without `--`: the same.
+    write(dir, '.husky/pre-push', own(LINE, '. "$(dirname "$0")/_/husky.sh"'));
+    expect(cli(dir, ['init']).stdout).toContain('.husky/pre-push runs checkpoint\'s check already');
+    // Above husky.sh's line (first, as for any other hook): the check runs in both runs of the hook.
+    write(dir, '.husky/pre-push', `#!/usr/bin/env sh\n${LINE}\n${HUSKY_8_LINE}\necho user-gate-ran >&2\n`);
+    const above = cli(dir, ['init']).stdout;
+    expect(above).not.toContain('already');
+    expect(above).toContain(`put this line in .husky/pre-push right after its husky.sh line (it is there, but above that line, which runs the hook again: the check runs twice on every push): ${LINE}\n`);
+    git(dir, ['reset', '-q', '--hard', 'origin/main']);
+    write(dir, '.husky/pre-push', `#!/usr/bin/env sh\n${LINE}\n${HUSKY_8_LINE}\necho user-gate-ran >&2\n`);
+    write(dir, 'b.txt', 'b\n');
+    commitAll(dir, 'above');
+    expect(checksRun(gitTry(dir, ['push', '-q', 'origin', 'main']).stderr)).toBe(2);
+    // After a command of the user's: not in place either.
+    write(dir, '.husky/pre-push', own(`echo lint\n${LINE}`));
+    expect(cli(dir, ['init']).stdout).toContain('right after its husky.sh line (it is there, but not right after it:');
   });
 
   it('a bash hook (set -euo pipefail): the line goes after its #! line, as printed, and works there; above it (git then runs sh) init asks to move it, never "already" (red team 62d 01)', () => {

@@ -1,7 +1,7 @@
 // How init reads a user's pre-push hook before saying where checkpoint's sh line goes: the
 // interpreter its #! line names, and a #! line the line was put above (git then runs sh).
 import { describe, expect, it } from 'vitest';
-import { hookShape, interpreterOf } from '../../src/install/hook-shape.js';
+import { hookShape, interpreterOf, sourcesHuskySh } from '../../src/install/hook-shape.js';
 
 const LINE = '. node_modules/checkpoint-protocol/hooks/pre-push-chain';
 
@@ -30,6 +30,19 @@ describe('hookShape', () => {
     for (const other of ['set -- a b', 'set', 'set -e; read x']) {
       expect(hookShape(`#!/bin/sh\n${other}\n. node_modules/checkpoint-protocol/hooks/pre-push-chain\n`).ours, other).toBe('later');
     }
+  });
+
+  it("a husky 5-8 hook: our line is first right after its husky.sh line; above it husky.sh runs it twice (red team 64 r3 8)", () => {
+    for (const husky of ['. "$(dirname -- "$0")/_/husky.sh"', '. "$(dirname "$0")/_/husky.sh"']) {
+      expect(hookShape(`#!/usr/bin/env sh\n${husky}\n\n${LINE}\necho lint\n`).ours, husky).toBe('first');
+      expect(hookShape(`#!/usr/bin/env sh\n${LINE}\n${husky}\n\necho lint\n`).ours, husky).toBe('above-husky');
+      expect(hookShape(`#!/usr/bin/env sh\n${husky}\necho lint\n${LINE}\n`).ours, husky).toBe('later');
+      expect(sourcesHuskySh(`#!/usr/bin/env sh\n${LINE}\n${husky}\n`), husky).toBe(true);
+    }
+    // husky.sh sourced after a command of the hook's own, or another file: no husky 5-8 hook.
+    expect(sourcesHuskySh('#!/bin/sh\necho lint\n. "$(dirname -- "$0")/_/husky.sh"\n')).toBe(false);
+    expect(sourcesHuskySh('#!/bin/sh\n. "$(dirname -- "$0")/_/other.sh"\n')).toBe(false);
+    expect(hookShape(`#!/bin/sh\n${LINE}\necho lint\n`).ours).toBe('first');
   });
 
   it('a sh or bash hook: our line first after its #! line (CRLF too) or after comments is first; none foreign', () => {
