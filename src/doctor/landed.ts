@@ -6,7 +6,7 @@
 import type { CommitInfo } from '../git/types.js';
 import { newestByGraph } from '../git/normalize.js';
 import { committedAfter } from './instants.js';
-import { isThisRepo, pullUrlRepo, type ThisRepo } from './repo-names.js';
+import { isThisRepo, pullUrlRepo, type RepoName, type ThisRepo } from './repo-names.js';
 
 /**
  * A pull request, a GitLab merge request, or a ticket. `asPr`: written as a pull request ("PR 12",
@@ -235,6 +235,16 @@ export function plainRefs(text: string, repo: ThisRepo = []): string {
     end = e.to;
   }
   return out + text.slice(end);
+}
+
+/** The repositories `text` names in GitHub's "owner/repo#12" form (each once, host unknown). */
+export function repoRefNames(text: string): RepoName[] {
+  const out: RepoName[] = [];
+  for (const m of text.matchAll(REPO_REF_RE)) {
+    const path = m[1]!.toLowerCase();
+    if (!out.some((r) => r.path === path)) out.push({ host: '', path });
+  }
+  return out;
 }
 
 /**

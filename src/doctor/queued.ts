@@ -5,7 +5,7 @@ import { join, posix } from 'node:path';
 import type { Checkpoint } from '../protocol/types.js';
 import { readActionText } from '../protocol/repairable.js';
 import { blockersAsRead } from '../protocol/blocker-ids.js';
-import { awaitedWork } from './blocker-waits.js';
+import { mayAwaitWork } from './blocker-waits.js';
 import type { FileRevision, GitHistory } from '../git/types.js';
 import type { Within } from './after.js';
 import { cachedAtHead, carriedAtHead, repoKey, storeAtHead } from '../git/commit-cache.js';
@@ -48,7 +48,7 @@ export function queuedTexts(cp: Partial<Checkpoint>): string[] {
   const blockers = blockersAsRead(cp.blockers);
   const resolutions = blockers.map((b) => (b && typeof b.proposed_resolution === 'string' ? b.proposed_resolution : ''));
   // Dated like an action, so a re-save that keeps the blocker does not hide work that landed before it.
-  const waits = blockers.map((b) => (b && awaitedWork(b.description) !== '' ? (b.description as string) : ''));
+  const waits = blockers.map((b) => (b && mayAwaitWork(b.description) ? (b.description as string) : ''));
   return [...actions, ...resolutions, ...waits].filter(Boolean);
 }
 

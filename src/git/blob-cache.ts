@@ -7,7 +7,8 @@ import { resolveGitDirsSync } from './locate.js';
 // -2: an action object without text is summarized by its words (readActionText); older summaries lack them.
 // -3: a blocker waiting on work is summarized by its description (queued.ts queuedTexts).
 // -4: a blob saved with a BOM is read (older caches hold it as queuing nothing).
-const CACHE_FILE = 'queued-by-blob-4.json';
+// -5: a blocker waiting on "o/r#20" is summarized by its description (blocker-waits.ts mayAwaitWork).
+const CACHE_FILE = 'queued-by-blob-5.json';
 /** Old entries beyond this are dropped (oldest first): the cache stays small in a long-lived clone. */
 const MAX_ENTRIES = 5000;
 

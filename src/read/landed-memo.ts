@@ -117,7 +117,7 @@ function carriedAnswer(head: HeadFiles, key: string, kept: readonly Entry[], ask
     if (earlier === null || earlier === head.sha || withoutHead(entry.key) !== question) continue;
     const gained = fastForward(head.commonDir, head.sha, earlier, entry.since);
     if (!gained) continue;
-    const refs = asking.flatMap(({ cp }) => [...texts(cp.next_actions, workOf), ...texts(cp.blockers, resolution), ...texts(cp.blockers, (b) => awaitedWork(b?.description))]).flatMap((text) => (typeof text === 'string' ? workRefs(text, thisRepo) : []));
+    const refs = asking.flatMap(({ cp }) => [...texts(cp.next_actions, workOf), ...texts(cp.blockers, resolution), ...texts(cp.blockers, (b) => awaitedWork(b?.description, thisRepo))]).flatMap((text) => (typeof text === 'string' ? workRefs(text, thisRepo) : []));
     return gained.commits.some((c) => isRevert(c) || refs.some((ref) => commitLands(c, ref))) ? undefined : entry;
   }
   return undefined;

@@ -2,7 +2,7 @@
 // (#20)"): what a fresh session reads (resume, next, status, text and --json) says so, as doctor
 // does, and resume does not send the session to ask the user about it (red team 51, B10).
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { assertBuilt, cleanup, cli, commitAll, makeRepo, write } from '../helpers/repo.js';
+import { assertBuilt, cleanup, cli, commitAll, git, makeRepo, write } from '../helpers/repo.js';
 import { runCli } from '../helpers/in-process.js';
 
 const dirs: string[] = [];
@@ -139,6 +139,32 @@ describe.each(['native', 'isomorphic'] as const)('a blocker whose awaited PR lan
     expect(data.skills[0].landed_blockers.map((b: { id: string }) => b.id)).toEqual(['b1', 'b2', 'b3']);
   });
 
+  it('a blocker naming its PR by URL or owner/repo#N waits on it as on "#N"; another repository\'s does not (red team 64)', async () => {
+    // Actions naming no work: only the blockers get the checkpoint's history read.
+    const ours = [
+      { id: 'b1', description: 'Blocked by https://github.com/acme/proj/pull/20', needs: 'external_dep' },
+      { id: 'b2', description: 'Blocked by acme/proj#20', needs: 'external_dep' },
+    ];
+    const theirs = [
+      { id: 'b3', description: 'Blocked by https://github.com/other/lib/pull/20', needs: 'external_dep' },
+      { id: 'b4', description: 'Blocked by other/lib#20', needs: 'external_dep' },
+    ];
+    const dir = repo([...ours, ...theirs], 'Merge pull request #20 from acme/schema', ['Wire the new schema into the API']);
+    git(dir, ['remote', 'add', 'origin', 'https://github.com/acme/proj.git']);
+    const doctor = JSON.parse((await runCli(dir, ['doctor', '--json', '--engine', engine])).stdout);
+    const waits = doctor.findings.filter((f: { message: string }) => /waits on #20, which landed/.test(f.message)).map((f: { path: string }) => f.path);
+    expect(waits).toEqual(['blockers[0].description', 'blockers[1].description']);
+    const next = JSON.parse((await runCli(dir, ['next', '--json', '--engine', engine])).stdout);
+    expect(next.next.landed_blockers.map((b: { id: string }) => b.id)).toEqual(['b1', 'b2']);
+
+    // Kept alone across a re-save: still dated from when it was written, the only one waiting.
+    write(dir, CP, checkpointText([ours[1]!], ['Wire the new schema into the API']));
+    commitAll(dir, 'checkpoint: api (re-save)', ago(9));
+    const resume = await runCli(dir, ['resume', 'api', '--engine', engine]);
+    expect(resume.stdout).toContain('VERIFY BEFORE WORKING: every blocker waits on work that has since landed');
+    expect(resume.stdout).not.toContain('ASK THE USER');
+  });
+
   it('a PR that has not landed, or one a blocker names only as a cause, is no landing', async () => {
     const dir = repo([
       { id: 'b1', description: WAITING, needs: 'external_dep' },
@@ -171,6 +197,14 @@ describe('remembered answers about blockers', () => {
     expect(landed(dir)).toEqual([]);
     write(dir, 'src/schema.ts', 'v2\n');
     commitAll(dir, 'New schema (#20)', ago(1));
+    expect(landed(dir)).toEqual(['b1']);
+  });
+
+  it('is not carried over a new commit that lands the PR a blocker names as owner/repo#N (red team 64)', () => {
+    const dir = repo([{ id: 'b1', description: 'Blocked by acme/proj#20', needs: 'external_dep' }], null, ['Wire the new schema into the API']);
+    git(dir, ['remote', 'add', 'origin', 'https://github.com/acme/proj.git']);
+    expect(landed(dir)).toEqual([]);
+    commitAll(dir, 'Merge pull request #20 from acme/schema', ago(1));
     expect(landed(dir)).toEqual(['b1']);
   });
 });
