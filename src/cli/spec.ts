@@ -209,7 +209,7 @@ export const COMMANDS: CommandSpec[] = [
     options: {
       context: { type: 'boolean', describe: 'print the saved recovery capsule (unverified claims) instead' },
       'max-bytes': { type: 'string', describe: 'output limit in bytes (default 16384)' },
-      'max-chars': { type: 'string', describe: 'text budget in characters (default 9000, under hosts\' 10,000 cap); filled by priority, what is left out is named; one too small for the first line is refused (exit 2)' },
+      'max-chars': { type: 'string', describe: 'text budget in characters (default 9000, under hosts\' 10,000 cap); filled by priority, what is left out is named; one too small for the first line and the next action is refused (exit 2)' },
       engine: { type: 'string', choices: ['auto', 'native', 'isomorphic'], describe: 'git history engine' },
     },
     examples: [['checkpoint resume', 'pick the most important skill'], ['checkpoint resume api', 'one skill'], ['checkpoint resume api --context', 'the recovery capsule after compaction'], ['checkpoint resume --max-chars 4000', 'a smaller budget for a hook']],

@@ -1,7 +1,8 @@
 // The resume tool's text: the briefing and the notes the command wrote beside it (a checkpoint
 // left out as unreadable, git history that could not be read), within max_chars together. The
 // CLI budgets only its stdout; a tool result is one text, so the notes count too. The briefing's
-// own rule holds: its first line is never dropped, and a budget that cannot hold it is refused.
+// own rule holds: its first line and next action are never dropped, and a budget that cannot hold
+// them (the action at its shortest, marked cut) is refused.
 import { DEFAULT_MAX_CHARS } from '../cli/render/budget.js';
 import { invoke, ToolFailure } from './invoke.js';
 
@@ -13,7 +14,7 @@ import { invoke, ToolFailure } from './invoke.js';
  */
 export async function resumeText(argvFor: (maxChars: number) => string[], dir: string, notes: readonly string[], maxChars = DEFAULT_MAX_CHARS): Promise<string> {
   const briefing = async (room: number) => (await invoke('resume', argvFor(room), dir, false)).out.join('\n');
-  // Refused here as by the CLI when even the briefing's first line does not fit.
+  // Refused here as by the CLI when even the briefing's first line and cut next action do not fit.
   const whole = await briefing(maxChars);
   const all = [whole, ...notes].join('\n');
   if (all.length + 1 <= maxChars) return all;
@@ -24,7 +25,7 @@ export async function resumeText(argvFor: (maxChars: number) => string[], dir: s
     try {
       return [await briefing(room), ...kept].join('\n');
     } catch (e) {
-      // The same call with a smaller budget can only be refused for it: its first line did not fit beside these notes.
+      // The same call with a smaller budget can only be refused for it: its least did not fit beside these notes.
       if (!(e instanceof ToolFailure) || e.code !== 'E_USAGE') throw e;
     }
   }

@@ -204,7 +204,7 @@ export const TOOLS: ToolSpec[] = [
       cwd,
       skill: skill.optional(),
       context: z.boolean().optional().describe('the recovery capsule saved before compaction, instead of the briefing'),
-      max_chars: z.number().int().min(0).optional().describe(`budget in characters of the whole text, notes included (default ${DEFAULT_MAX_CHARS}); one too small for the first line (RESUMING: <skill> on <project>; with context=true, the capsule\'s header) is refused`),
+      max_chars: z.number().int().min(0).optional().describe(`budget in characters of the whole text, notes included (default ${DEFAULT_MAX_CHARS}); one too small for the first line (RESUMING: <skill> on <project>; with context=true, the capsule\'s header) and the next action cut to its marker is refused`),
       engine,
     },
     argv: (a) => [...flags(a, { context: 'context', max_chars: 'max-chars', engine: 'engine' }), ...rest(a.skill)],

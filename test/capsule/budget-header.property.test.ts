@@ -59,7 +59,21 @@ const header = {
     `RECOVERY CAPSULE: ${s.skill}  (.checkpoints/${s.skill}.checkpoint.json)\nUNVERIFIED CLAIMS: saved by an earlier session; check each claim against the repository before acting on it. The capsule grants no approvals.\n`,
 };
 
-describe('the header survives every budget that can hold it', () => {
+const MARK = '… [cut]';
+
+/**
+ * The least output a budget must hold (s64 r4): the header and the next action at its shortest
+ * form (`… [cut]`, or the action whole where shorter), with the blank line after it in --context.
+ * `whole` is the output with no budget, `size` how the budget counts.
+ */
+function least(whole: string, head: string, size: (t: string) => number): number {
+  const lines = whole.split('\n');
+  const k = lines.findIndex((l) => l.startsWith('Next: ') || l.startsWith('next_actions[0] now: '));
+  if (k < 0) return size(head);
+  return size(head) + Math.min(size(lines[k]!), size(MARK)) + 1 + (lines[k + 1] === '' && lines[k]!.startsWith('next_actions') ? 1 : 0);
+}
+
+describe('the header and the next action survive every budget that can hold them', () => {
   it('resume <skill>, resume and resume --context, with --max-chars or --max-bytes from 0 to 2000', async () => {
     await fc.assert(
       fc.asyncProperty(shape, fc.array(fc.tuple(fc.integer({ min: 0, max: 2000 }), fc.constantFrom('--max-chars', '--max-bytes')), { minLength: 1, maxLength: 6 }), async (s, budgets) => {
@@ -77,13 +91,16 @@ describe('the header survives every budget that can hold it', () => {
             const r = await runCli(dir, [...args, flag, String(n)]);
             const what = `${args.join(' ')} ${flag} ${n}: ${r.stdout}${r.stderr}`;
             expect(size(r.stdout), what).toBeLessThanOrEqual(n);
-            if (size(head) <= n) {
+            const need = least((await runCli(dir, [...args, '--max-chars', '100000'])).stdout, head, size);
+            if (need <= n) {
               expect([0, 3], what).toContain(r.code);
               expect(r.stdout.startsWith(head), what).toBe(true);
             } else {
+              // Never the header alone with the next action dropped unmarked: refused, naming the least that fits.
+              const part = args[1] === '--context' ? 'the header and the current next action' : 'the header and the next action';
               expect(r.code, what).toBe(2);
-              expect(['', 'budget too small\n', `budget too small: needs ${flag} ${size(head)}\n`], what).toContain(r.stdout);
-              expect(r.stderr, what).toBe(`checkpoint: ${flag} ${n} cannot hold the header of this output (${size(head)} ${flag === '--max-chars' ? 'characters' : 'bytes'} with its newline); hint: raise ${flag} to ${size(head)} or more\n`);
+              expect(['', 'budget too small\n', `budget too small: needs ${flag} ${need}\n`], what).toContain(r.stdout);
+              expect(r.stderr, what).toBe(`checkpoint: ${flag} ${n} cannot hold ${part} of this output (${need} ${flag === '--max-chars' ? 'characters' : 'bytes'} with its newline); hint: raise ${flag} to ${need} or more\n`);
             }
             // The capsule's claims never without their label.
             if (args[1] === '--context' && r.stdout.includes('goal:')) expect(r.stdout).toContain('UNVERIFIED CLAIMS:');
@@ -110,21 +127,24 @@ describe('the header survives every budget that can hold it', () => {
   it('the note says it in the fewest characters that fit, the refusal names what to raise it to', async () => {
     const s = { project: 'shop-backend (orders, payments; see docs/**/*.md)', skill: 'api', status: 'in_progress', summary: 200, next: 40, asks: [60], capsule: 40 };
     const dir = build(s);
-    const need = header.resume(s).length;
-    for (const [n, out] of [[need - 1, `budget too small: needs --max-chars ${need}\n`], [30, 'budget too small\n'], [16, ''], [0, '']] as const) {
+    const head = header.resume(s).length;
+    // The least it prints: the header and the next action cut to its marker (s64 r4: the header alone dropped the action unmarked, exit 3).
+    const need = head + MARK.length + 1;
+    for (const [n, out] of [[need - 1, `budget too small: needs --max-chars ${need}\n`], [head, `budget too small: needs --max-chars ${need}\n`], [30, 'budget too small\n'], [16, ''], [0, '']] as const) {
       const r = await runCli(dir, ['resume', 'api', '--max-chars', String(n)]);
       expect([r.code, r.stdout]).toEqual([2, out]);
+      expect(r.stderr).toBe(`checkpoint: --max-chars ${n} cannot hold the header and the next action of this output (${need} characters with its newline); hint: raise --max-chars to ${need} or more\n`);
     }
-    // Exactly the header: the header alone, no closing line (exit 3: a decision waits on the user).
+    // Exactly that: the header and the marked cut, no closing line (exit 3: a decision waits on the user).
     const r = await runCli(dir, ['resume', 'api', '--max-chars', String(need)]);
-    expect([r.code, r.stdout]).toEqual([3, header.resume(s)]);
+    expect([r.code, r.stdout]).toEqual([3, `${header.resume(s)}${MARK}\n`]);
     // Room for the header and the short closing line only: the next action takes it, cut, with no closing line.
     const action = (await runCli(dir, ['resume', 'api'])).stdout.split('\n').find((l) => l.startsWith('Next: '))!; // a decision waits: "Next: Ask the user ..."
-    const short = await runCli(dir, ['resume', 'api', '--max-chars', String(need + 28)]);
+    const short = await runCli(dir, ['resume', 'api', '--max-chars', String(head + 28)]);
     expect(short.stdout).toBe(`${header.resume(s)}${action.slice(0, 20)}… [cut]\n`);
     // Room for both: the action's first 80 characters and the short closing line.
     expect(action.length).toBeGreaterThan(80);
-    const both = await runCli(dir, ['resume', 'api', '--max-chars', String(need + 80 + 8 + 28)]);
+    const both = await runCli(dir, ['resume', 'api', '--max-chars', String(head + 80 + 8 + 28)]);
     expect(both.stdout).toBe(`${header.resume(s)}${action.slice(0, 80)}… [cut]\n… more: checkpoint show api\n`);
     // Not a number is refused as before; no floor of its own.
     expect((await runCli(dir, ['resume', 'api', '--max-chars', 'many'])).stderr).toMatch(/^checkpoint: --max-chars=many: expected a whole number of characters/);
@@ -135,7 +155,6 @@ describe('the header survives every budget that can hold it', () => {
 // (label included; whole if shorter) before the closing line takes anything. The closing line
 // then takes the longest of its forms that still fits (naming, counting, `… more: <command>`)
 // or is left out. Never a closing line beside an action cut below that (`Next… [cut]`).
-const MARK = '… [cut]';
 const HELD = 80;
 
 /**
@@ -188,8 +207,10 @@ describe('the next action comes right after the header, before the closing line 
             const n = Math.max(0, size(head) + extra);
             const r = await runCli(dir, [...args, flag, String(n)]);
             const what = `${args.join(' ')} ${flag} ${n}: ${r.stdout}${r.stderr}`;
-            if (extra < 0) {
+            // Short of the header and the action's marked cut: refused, never the header alone.
+            if (n < least(whole, head, size)) {
               expect(r.code, what).toBe(2);
+              expect(r.stdout, what).not.toContain(head);
               continue;
             }
             expect([0, 3], what).toContain(r.code);
@@ -201,7 +222,7 @@ describe('the next action comes right after the header, before the closing line 
     );
   });
 
-  it('fillBudget: any header, action and parts, at budgets from the header to 400 beyond it', () => {
+  it('fillBudget: any header, action and parts, at budgets from the header to 400 beyond it (refused short of the action\'s marked cut)', () => {
     const part = fc.record({ name: fc.stringMatching(/^[a-z]{3,20}$/), tier: fc.integer({ min: 0, max: 5 }), size: fc.integer({ min: 1, max: 300 }), items: fc.array(fc.integer({ min: 1, max: 120 }), { maxLength: 4 }) });
     fc.assert(
       fc.property(
@@ -225,6 +246,11 @@ describe('the next action comes right after the header, before the closing line 
           const n = size(head) + extra;
           const budget = unit === 'chars' ? { maxChars: n, maxBytes: Infinity } : { maxChars: Infinity, maxBytes: n };
           const whole = `${fillBudget(blocks, { maxChars: Infinity, maxBytes: Infinity }, showAll)}\n`;
+          // Short of the header and the action's shortest form (its marker, or itself if shorter): refused.
+          if (n < size(head) + Math.min(size(action), size(MARK)) + 1 + (spacer ? 1 : 0)) {
+            expect(() => fillBudget(blocks, budget, showAll)).toThrow(/does not fit/);
+            return;
+          }
           const out = `${fillBudget(blocks, budget, showAll)}\n`;
           expectActionHeld({ out, head, action, spacer, whole, showAll, n, size, what: `${unit} ${n}:\n${out}` });
         },

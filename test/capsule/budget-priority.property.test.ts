@@ -61,8 +61,9 @@ describe('fillBudget keeps priority order strictly', () => {
           try {
             out = fillBudget(blocks, budget, 'checkpoint show api');
           } catch {
-            // Refused only when the header itself does not fit.
-            expect(size(`${blocks[0]!.head[0]}\n`)).toBeGreaterThan(n);
+            // Refused only when the header and the next action's shortest form (`… [cut]`, or the action whole if shorter) do not fit.
+            const action = next === undefined ? 0 : Math.min(size(`Next: ${prose(next)}`), size(MARK)) + 1;
+            expect(size(`${blocks[0]!.head[0]}\n`) + action).toBeGreaterThan(n);
             return;
           }
           expect(size(`${out}\n`), out).toBeLessThanOrEqual(n);

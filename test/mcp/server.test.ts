@@ -972,8 +972,8 @@ describe('checkpoint mcp: a refusal names the argument the caller sent', () => {
     const c = await connect(dir, { allowVerify: true });
     const oversized = { goal: 'g'.repeat(13_000), acceptance: 'a', constraints: [], decisions: [], evidence: [], pending: [], next: 'n' };
     const cases: [string, Record<string, unknown>, RegExp][] = [
-      ['resume', { max_chars: 5 }, /^checkpoint: max_chars 5 cannot hold the header of this output \(\d+ characters with its newline\); hint: raise max_chars to \d+ or more$/],
-      ['resume', { skill: 'api', context: true, max_chars: 5 }, /^checkpoint: max_chars 5 cannot hold the header of this output .*; hint: raise max_chars to \d+ or more$/],
+      ['resume', { max_chars: 5 }, /^checkpoint: max_chars 5 cannot hold the header and the next action of this output \(\d+ characters with its newline\); hint: raise max_chars to \d+ or more$/],
+      ['resume', { skill: 'api', context: true, max_chars: 5 }, /^checkpoint: max_chars 5 cannot hold the header and the current next action of this output .*; hint: raise max_chars to \d+ or more$/],
       ['status', { since: 'last tuesday' }, /^checkpoint: since=last tuesday is not an ISO-8601 instant; hint: e\.g\. since=2026-11-01T00:00:00Z$/],
       ['status', { since: '2026-02-30T10:00:00Z' }, /^checkpoint: since=2026-02-30T10:00:00Z names a day the calendar lacks/],
       ['doctor', { online: true }, /^checkpoint: online needs health_url in \.checkpoints\/config\.json \(this server never takes a URL from the caller\)$/],
@@ -1014,18 +1014,24 @@ describe('checkpoint mcp: resume within max_chars', () => {
     expect(full).toContain(`\n${note}`);
     const header = full.split('\n')[0]!;
     expect(header).toMatch(/^RESUMING: api on /);
-    for (const max of [full.length + 1, full.length, 400, 200, 160, header.length + note.length + 2, 100, 60, header.length + 1]) {
+    // The least the briefing prints: its first line and the next action cut to its marker (s64 r4).
+    const need = header.length + 1 + '… [cut]'.length + 1;
+    for (const max of [full.length + 1, full.length, 400, 200, 160, need + note.length + 1, 100, 60, need]) {
       const r = await call(c, 'resume', { max_chars: max });
       expect(r.isError, `${max}: ${text(r)}`).toBeFalsy();
       expect(text(r).length, `${max}: ${text(r)}`).toBeLessThanOrEqual(max);
       expect(text(r).split('\n')[0]).toBe(header);
       // The note stays wherever it fits beside the first line.
-      if (max >= header.length + note.length + 2) expect(text(r)).toContain(note);
+      if (max >= need + note.length + 1) expect(text(r)).toContain(note);
+      // Never the first line alone: the next action is there, whole or cut and marked.
+      expect(text(r).split('\n').slice(1).some((l) => l.startsWith('Next: ') || l.endsWith('… [cut]')), `${max}: ${text(r)}`).toBe(true);
     }
-    const small = await call(c, 'resume', { max_chars: header.length });
-    expect(small.isError).toBe(true);
-    // Named as this caller sent it: max_chars, never the CLI's --max-chars.
-    expect(text(small)).toBe(`checkpoint: max_chars ${header.length} cannot hold the header of this output (${header.length + 1} characters with its newline); hint: raise max_chars to ${header.length + 1} or more`);
+    for (const max of [header.length, need - 1]) {
+      const small = await call(c, 'resume', { max_chars: max });
+      expect(small.isError).toBe(true);
+      // Named as this caller sent it: max_chars, never the CLI's --max-chars.
+      expect(text(small)).toBe(`checkpoint: max_chars ${max} cannot hold the header and the next action of this output (${need} characters with its newline); hint: raise max_chars to ${need} or more`);
+    }
   });
   it('the structured briefing keeps to max_chars too, in bytes: its least-needed parts named in left_out, or left off when even its next action does not fit', async () => {
     const dir = repo();

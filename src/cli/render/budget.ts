@@ -7,7 +7,8 @@
 // next action is never left out: cut to what fits, marked, and the cut named; a question to the
 // user is cut only where its start still asks (its breaks), else left out and named. The header (the
 // first line a session reads: which checkpoint, whose unverified claims) comes before all of
-// it: a budget that cannot hold the header is too small, said in the fewest characters, exit 2.
+// it: a budget that cannot hold the header and the next action's shortest form (`… [cut]`) is
+// too small, said in the fewest characters, exit 2.
 
 import { CheckpointError } from '../../errors.js';
 import { shown, withoutPartialEscape } from '../../one-line.js';
@@ -16,6 +17,8 @@ import { shown, withoutPartialEscape } from '../../one-line.js';
 export const DEFAULT_MAX_CHARS = 9000;
 /** Characters of a cut next action worth more than naming, on the closing line, each part left out. */
 const USEFUL_CUT = 80;
+/** What ends a cut line. */
+const MARK = '… [cut]';
 
 /**
  * A budget option's value: a whole number (of characters or bytes). No floor of its own: the
@@ -61,7 +64,7 @@ export interface Block {
    * whose claims those are). Placed before every other block and never left out or cut; where it
    * and the closing line do not fit together, the closing line gives way (to counting the parts
    * left out, to its short form, then to nothing). Only the next action (a cut block) is then
-   * still shown, cut to what fits. fillBudget returns null when the header alone does not fit.
+   * still shown, cut to what fits. A budget without room for both is refused (printBudgeted).
    */
   header?: boolean;
   /**
@@ -93,15 +96,36 @@ const fits = (text: string, b: Budget) => text.length + 1 <= b.maxChars && Buffe
  */
 export function fillBudget(blocks: readonly Block[], budget: Budget, showAll: string): string {
   const text = fill(blocks, budget, showAll);
-  if (text === null) throw new Error('fillBudget: the header does not fit; use printBudgeted');
+  if (text === null) throw new Error('fillBudget: the header or the next action does not fit; use printBudgeted');
   return text;
 }
 
-/** fillBudget's text printed by `out`; a budget that cannot hold the header block is refused (budgetTooSmall). */
+/**
+ * fillBudget's text printed by `out`; a budget that cannot hold the header block and the shortest
+ * form of each block never left out is refused (budgetTooSmall).
+ */
 export function printBudgeted(blocks: readonly Block[], budget: Budget, showAll: string, out: (text: string) => void): void {
   const text = fill(blocks, budget, showAll);
-  if (text === null) budgetTooSmall(blocks.find((b) => b.header)!.head, budget, out);
+  if (text === null) budgetTooSmall(blocks, budget, out);
   out(text);
+}
+
+/**
+ * The least output of these blocks, measured by `size`: the header whole and each block never left
+ * out (the next action) at its shortest form, the marker alone (or after its first break), or
+ * whole where that is shorter.
+ */
+function leastOutput(blocks: readonly Block[], size: (text: string) => number): string {
+  return blocks
+    .flatMap((b) => {
+      if (b.header) return [...b.head, ...(b.items ?? [])];
+      if (!b.cut) return [];
+      const k = Math.max(0, b.head.findIndex((l) => l !== ''));
+      const line = b.head[k] ?? '';
+      const cut = `${withoutPartialEscape(line.slice(0, b.breaks?.[0] ?? 0))}${MARK}`;
+      return b.head.map((l, j) => (j === k && size(cut) < size(line) ? cut : l));
+    })
+    .join('\n');
 }
 
 let graphemes: Intl.Segmenter | null | undefined;
@@ -117,7 +141,7 @@ function clusterStart(text: string, at: number): number {
   return around && around.index < at ? around.index : at;
 }
 
-/** fillBudget's text; null when the budget cannot hold the header block. */
+/** fillBudget's text; null when the budget cannot hold the header block and the shortest form of each block never left out. */
 function fill(blocks: readonly Block[], budget: Budget, showAll: string): string | null {
   const shown = blocks.map(() => -1); // items shown per block; -1: the block is left out
   const cutAt = blocks.map(() => -1); // characters of a cut block's first head line kept; -1: whole
@@ -135,7 +159,7 @@ function fill(blocks: readonly Block[], budget: Budget, showAll: string): string
       if (cutAt[i]! >= 0) return [`${b.name} (cut to ${start(b, i).length} of ${firstLine(b).length} characters)`];
       return shown[i]! < total ? [`${b.name} (${total - shown[i]!} of ${total})`] : [];
     });
-  const head = (b: Block, i: number) => (cutAt[i]! < 0 ? b.head : b.head.map((l, k) => (k === cutIndex(b) ? `${start(b, i)}… [cut]` : l)));
+  const head = (b: Block, i: number) => (cutAt[i]! < 0 ? b.head : b.head.map((l, k) => (k === cutIndex(b) ? `${start(b, i)}${MARK}` : l)));
   // The closing line, by how much room it may take: 0 names what was left out; 1 counts it where
   // naming would not fit (where naming would leave out a block of the first tier or cut the next
   // action short); 2 is its short form (`… more: <command>`); 3 leaves it out. Each form is no
@@ -201,6 +225,8 @@ function fill(blocks: readonly Block[], budget: Budget, showAll: string): string
   for (const [i, b] of blocks.entries()) {
     if (!b.cut || i === top) continue;
     while (!hold(i) && closing < 3) closing++;
+    // Never left out: a budget without room for its shortest form is too small.
+    if (shown[i]! < 0) return null;
   }
   /** Block i in its turn, as much of it as fits; true when all of it does. */
   const place = (i: number): boolean => {
@@ -256,17 +282,17 @@ function fill(blocks: readonly Block[], budget: Budget, showAll: string): string
 }
 
 /**
- * The budget cannot hold the output's header (`header`, its lines): says so in the fewest
- * characters on stdout (`out`, only what fits in the budget: with the size the header needs,
- * else just that it is too small, else nothing), then refuses as a bad option value does (exit 2),
- * naming the option to raise and by how much: the fix is a bigger budget, as for any value refused.
+ * The budget cannot hold the output's header (and, where it has one, the shortest form of its next
+ * action): says so in the fewest characters on stdout (`out`, only what fits in the budget: with
+ * the size needed, else just that it is too small, else nothing), then refuses as a bad option
+ * value does (exit 2), naming the option to raise and by how much: the fix is a bigger budget.
  */
-function budgetTooSmall(header: readonly string[], budget: Budget, out: (text: string) => void): never {
-  const text = header.join('\n');
-  const [chars, bytes] = [text.length + 1, Buffer.byteLength(text) + 1];
+function budgetTooSmall(blocks: readonly Block[], budget: Budget, out: (text: string) => void): never {
+  const what = blocks.some((b) => b.cut && !b.header) ? `the header and the ${blocks.find((b) => b.cut && !b.header)!.name}` : 'the header';
+  const [chars, bytes] = [leastOutput(blocks, (t) => t.length).length + 1, Buffer.byteLength(leastOutput(blocks, Buffer.byteLength)) + 1];
   const [name, need, unit, limit] = chars > budget.maxChars ? (['max-chars', chars, 'characters', budget.maxChars] as const) : (['max-bytes', bytes, 'bytes', budget.maxBytes] as const);
   const flag = budget.option?.(name) ?? `--${name}`;
   const note = [`budget too small: needs ${flag} ${need}`, 'budget too small'].find((t) => fits(t, budget));
   if (note !== undefined) out(note);
-  throw new CheckpointError('E_USAGE', `${flag} ${limit} cannot hold the header of this output (${need} ${unit} with its newline)`, { hint: `raise ${flag} to ${need} or more` });
+  throw new CheckpointError('E_USAGE', `${flag} ${limit} cannot hold ${what} of this output (${need} ${unit} with its newline)`, { hint: `raise ${flag} to ${need} or more` });
 }
