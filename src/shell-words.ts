@@ -58,3 +58,12 @@ export function pasteWord(text: string): string | null {
 export function pasteArg(text: string): string {
   return /^[\w./+,:@%-]+$/.test(text) ? text : (pasteWord(text) ?? shellQuote(text));
 }
+
+/**
+ * A command to run for one of `names` (at least one), as `shown` prints it (in backticks, say): the
+ * command itself where there is one name, else an example with the first (`e.g. checkpoint resume
+ * api`). Never a placeholder where names are known: pasted as printed, it runs.
+ */
+export function commandFor(names: readonly string[], command: (name: string) => string, shown = (c: string) => c): string {
+  return `${names.length === 1 ? '' : 'e.g. '}${shown(command(pasteArg(names[0]!)))}`;
+}

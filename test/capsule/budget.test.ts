@@ -298,12 +298,14 @@ describe('when resume asks the user, the question and its list fit the budget to
     const dir = makeRepo();
     dirs.push(dir);
     for (let i = 1; i <= 8; i++) write(dir, `.checkpoints/${long(i)}.checkpoint.json`, `${JSON.stringify(freshCheckpoint(long(i), { status: 'blocked', next_actions: ['Ask about src/auth.ts (PR 12)'] }), null, 2)}\n`);
-    for (const maxChars of [400, 700]) {
+    // 500, not 400: the question names a real skill to resume (here of 97 characters), no template.
+    for (const maxChars of [500, 700]) {
       const r = await runCli(dir, ['resume', '--max-chars', String(maxChars)]);
       expect(r.code, r.stderr).toBe(3);
       expect(r.stdout.length).toBeLessThanOrEqual(maxChars);
       expect(r.stdout).toMatch(/^Several checkpoints need a decision/);
-      expect(r.stdout).toContain("ASK THE USER which to resume, then run `checkpoint resume '<skill>'`.");
+      // A real skill to resume, never a template pasted as printed (red team 64 r4).
+      expect(r.stdout).toMatch(/^ASK THE USER which to resume, then resume it \(e\.g\. `checkpoint resume skill-\d-x{90}`\)\.$/m);
       expect(r.stdout).toMatch(/  skill-\d-x+ +blocked /);
       expect(NOTE.exec(r.stdout.trimEnd().split('\n').at(-1)!)?.slice(1)).toEqual([expect.stringMatching(/^candidates \(\d of 8\)$/), 'checkpoint status']);
     }

@@ -613,7 +613,7 @@ describe('resume keeps what matters most', () => {
     const dir = repoWith(skills.map((s, k) => cp(s, { updated_at: daysAgo(1 + k / 10) })));
     const r = await runCli(dir, ['resume']);
     expect(r.stdout).toContain('RESUMING: a1 ');
-    expect(r.stdout).toContain("Also in progress: a2, a3, a4, a5, a6 and 2 more (checkpoint resume '<skill>')");
+    expect(r.stdout).toContain('Also in progress: a2, a3, a4, a5, a6 and 2 more (e.g. checkpoint resume a2)');
     expect(JSON.parse((await runCli(dir, ['resume', '--json'])).stdout).others_in_progress).toEqual(skills.slice(1));
     expect((await runCli(dir, ['resume', 'a1'])).stdout).not.toContain('Also in progress');
   });

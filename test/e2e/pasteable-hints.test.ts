@@ -40,7 +40,7 @@ function commandsIn(text: string): string[] {
   const found: string[] = [];
   for (const m of text.matchAll(/(?:fix|done again): ((?:checkpoint|git) .*)$/gm)) found.push(m[1]!);
   for (const m of text.matchAll(/`((?:checkpoint|git|rm) [^`]*)`/g)) found.push(m[1]!);
-  for (const m of text.matchAll(/\(((?:checkpoint|git) [^()]*)\)/g)) found.push(m[1]!);
+  for (const m of text.matchAll(/\((?:e\.g\. )?((?:checkpoint|git) [^()]*)\)/g)) found.push(m[1]!);
   for (const m of text.matchAll(/fix the field with (checkpoint update \S+ \S+)/g)) found.push(m[1]!);
   return found;
 }
@@ -73,7 +73,9 @@ describe('printed commands are safe to paste', () => {
     expect(commands.some((c) => c.includes("--status='<in_progress|blocked|complete|failed>'"))).toBe(true);
     expect(commands.some((c) => c.includes(`--next_actions.1.text="$(printf -- 'Check the ledger\\012then the refunds > out.txt')"`))).toBe(true);
     expect(commands.some((c) => c.includes('--next_actions.0.text'))).toBe(false); // over 500 characters: said by hand
-    expect(commands).toContain("checkpoint resume '<skill>'");
+    // Resume names a real skill, never a template that only fails as pasted (red team 64 r4).
+    expect(commands.filter((c) => c.startsWith('checkpoint resume '))).toContain('checkpoint resume api');
+    expect(commands.filter((c) => c.includes("'<skill>'") && c.startsWith('checkpoint resume'))).toEqual([]);
     expect(commands).toContain("checkpoint update '<skill>' ...");
     expect(commands.length).toBeGreaterThan(8);
     // sh (dash) as much as bash: a pasted fix runs the same in either (red team, 12-04).

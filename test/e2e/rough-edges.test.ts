@@ -73,7 +73,7 @@ describe('errors that help', () => {
     const r = await runCli(dir, ['resume', 'nonexist']);
     expect(r.code).toBe(2);
     expect(r.stderr).toContain('no checkpoint for skill "nonexist"');
-    expect(r.stderr).toContain('checkpoints here: api, web');
+    expect(r.stderr).toContain('checkpoints here: api, web (e.g. checkpoint resume api)');
     expect(r.stderr).not.toContain('reset');
   });
 

@@ -89,7 +89,8 @@ describe('resume over a checkpoint that cannot be read', () => {
     expect(r.stdout).not.toContain('RESUMING');
     expect(r.stdout).toMatch(/needs repair: api: .*checkpoint resolve/);
     expect(r.stdout).toMatch(/^ {2}web {2}in_progress/m);
-    expect(r.stdout).toContain('or resume another with `checkpoint resume \'<skill>\'`');
+    // The one other skill by name: a command that runs as pasted, never a template (red team 64 r4).
+    expect(r.stdout).toContain('or resume another (`checkpoint resume web`)');
   });
 
   it('a hand edit that does not parse: names it with `checkpoint validate`; beside a healthy one, resumes that and says so on stdout', async () => {

@@ -20,7 +20,7 @@ import { blockersAsRead } from '../../protocol/blocker-ids.js';
 import { byteLimit, charLimit, printBudgeted, type Block, type Budget } from '../render/budget.js';
 import { terminalSafeJson } from '../render/json-text.js';
 import { shown, shownList } from '../../one-line.js';
-import { placeholder } from '../../shell-words.js';
+import { commandFor } from '../../shell-words.js';
 import { checkpointPath, display, listSkills, readCheckpoint, type CheckpointFile } from '../../store/checkpoints.js';
 import { readProjectText } from '../../store/safe-fs.js';
 import { gitState, type GitState } from '../../store/git-state.js';
@@ -440,11 +440,11 @@ function textBlocks(v: View, now: Date): Block[] {
     },
   ];
   // The capsule shown is the one pause wrote last; a session whose own is another reads it by name.
-  const one = (skills: string[]) => (skills.length === 1 ? skills[0]! : placeholder('skill'));
+  const one = (skills: string[], then: string) => commandFor(skills, (s) => `checkpoint resume ${s} --context${then}`);
   const unshown = (v.unshown ?? []).map((s) => s.skill);
   const others = [
-    ...(v.others?.length ? [`Other capsules saved: ${shownList(v.others, MAX_OTHERS)} (checkpoint resume ${one(v.others)} --context)`] : []),
-    ...(unshown.length ? [`Capsules that cannot be shown: ${shownList(unshown, MAX_OTHERS)} (checkpoint resume ${one(unshown)} --context says why)`] : []),
+    ...(v.others?.length ? [`Other capsules saved: ${shownList(v.others, MAX_OTHERS)} (${one(v.others, '')})`] : []),
+    ...(unshown.length ? [`Capsules that cannot be shown: ${shownList(unshown, MAX_OTHERS)} (${one(unshown, ' says why')})`] : []),
   ];
   if (others.length) blocks.push({ name: 'other capsules', tier: 1, head: [...others, ''] });
   const cp = isObj(v.state) ? (v.state as unknown as Checkpoint) : null;

@@ -13,7 +13,7 @@ import { terminalSafeJson } from '../render/json-text.js';
 import type { Context, ParsedArgs } from '../spec.js';
 import { engineArg, historyNotice, optionalSkillArg, rootOf } from './common.js';
 import { recommend } from './next.js';
-import { placeholder, shellQuote } from '../../shell-words.js';
+import { commandFor, placeholder, shellQuote } from '../../shell-words.js';
 import { handRepair } from '../../protocol/repairable.js';
 import { pathArg } from '../../store/paste-path.js';
 import { BLOCKER_NEEDS, CHECKPOINT_STATUSES } from '../../protocol/shapes.generated.js';
@@ -27,8 +27,10 @@ export const EXIT_ASK_USER = 3;
 const MAX_FILES = 12;
 /** Other in-progress skills resume names by name; the rest as a count. */
 const MAX_OTHERS = 5;
-/** The skill a printed command leaves to the reader: quoted, so pasted as it is it is refused, never a redirection. */
+/** The skill a printed command leaves to the reader where none exists yet: quoted, so pasted as it is it is refused, never a redirection. */
 const ONE_SKILL = placeholder('skill');
+/** The command that resumes one of `skills` (a real name: the first where there are several), in backticks when `code`. */
+const resumeOne = (skills: readonly string[], code = false) => commandFor(skills, (s) => `checkpoint resume ${s}`, code ? (c) => `\`${c}\`` : undefined);
 
 export async function run(args: ParsedArgs, ctx: Context): Promise<number> {
   if (args.options.context) return (await import('./resume-context.js')).run(args, ctx);
@@ -45,7 +47,7 @@ export async function run(args: ParsedArgs, ctx: Context): Promise<number> {
     // A file removed mid-merge is not "no checkpoint": git's index still holds it (b.conflict).
     if (!skills.includes(skill) && !b.conflict) {
       throw new CheckpointError('E_NOT_FOUND', `no checkpoint for skill "${skill}"`, {
-        hint: skills.length ? `checkpoints here: ${skills.join(', ')} (checkpoint resume ${ONE_SKILL})` : notHereHint(root) ?? `no checkpoints yet: a skill creates its checkpoint on its first write (checkpoint update ${ONE_SKILL} ...)`,
+        hint: skills.length ? `checkpoints here: ${skills.join(', ')} (${resumeOne(skills)})` : notHereHint(root) ?? `no checkpoints yet: a skill creates its checkpoint on its first write (checkpoint update ${ONE_SKILL} ...)`,
       });
     }
     // Only a file that cannot be read at all may be set aside; a field is fixed where it stands.
@@ -112,7 +114,7 @@ export async function run(args: ParsedArgs, ctx: Context): Promise<number> {
           { name: 'heading', tier: 0, header: true, head: [`${unreadable.length === 1 ? one : some}, so none is resumed automatically:`] },
           { name: 'checkpoints needing repair', tier: 1, head: [], items: needsRepairLines(agenda).map((line) => `  ✗ ${q(line)}`) },
           { name: 'other checkpoints', tier: 2, head: [], items: candidates.map((cand) => `  ${cand.skill}  ${q(cand.status)}${cand.stale ? ' (stale)' : ''}  ${cand.updated}  — ${cand.reason}`) },
-          { name: 'question', tier: 0, cut: true, head: [`ASK THE USER before starting work: repair ${them} with the command on ${unreadable.length === 1 ? 'its line' : 'each line'}${candidates.length ? `, or resume another with \`checkpoint resume ${ONE_SKILL}\`` : ''}. Do not start fresh over ${them}.`] },
+          { name: 'question', tier: 0, cut: true, head: [`ASK THE USER before starting work: repair ${them} with the command on ${unreadable.length === 1 ? 'its line' : 'each line'}${candidates.length ? `, or resume another (${resumeOne(candidates.map((c) => c.skill), true)})` : ''}. Do not start fresh over ${them}.`] },
         ];
       }
       const col = (f: (x: (typeof candidates)[number]) => string) => Math.max(...candidates.map((x) => displayWidth(f(x))));
@@ -121,7 +123,7 @@ export async function run(args: ParsedArgs, ctx: Context): Promise<number> {
       return [
         { name: 'heading', tier: 0, header: true, head: [candidates.length === 1 ? 'This checkpoint needs a decision before it is resumed automatically:' : 'Several checkpoints need a decision before any is resumed automatically:'] },
         { name: 'candidates', tier: 1, head: [], items: candidates.map((cand) => `  ${padDisplay(cand.skill, ws)}  ${padDisplay(status(cand), wt)}  ${padDisplay(cand.updated, wu)}  — ${cand.reason}`) },
-        { name: 'question', tier: 0, cut: true, head: [`ASK THE USER which to resume, then run \`checkpoint resume ${ONE_SKILL}\`.`] },
+        { name: 'question', tier: 0, cut: true, head: [`ASK THE USER which to resume, then resume it (${resumeOne(candidates.map((c) => c.skill), true)}).`] },
       ];
     };
     if (ctx.json) ctx.out.out(fittedJson({ ok: !askRepair, ask_user: true, question: askRepair ? question : 'Which checkpoint should this session resume?', candidates, ...(repair.length ? { needs_repair: repair } : {}) }, maxBytes, null));
@@ -151,7 +153,7 @@ export async function run(args: ParsedArgs, ctx: Context): Promise<number> {
   if (sparse) orientation.blocks.push({ name: 'checkpoints outside this checkout', tier: 0, head: ['', sparse] });
   // Resume picked one: a session must know the others it was not shown exist.
   const others = skill ? [] : agenda.items.filter((i) => i !== top && (i.rank === RANKS.inProgress || i.rank === RANKS.atGate)).map((i) => i.skill);
-  if (others.length) orientation.blocks.push({ name: 'other skills in progress', tier: 1, head: ['', `Also in progress: ${shownList(others, MAX_OTHERS)} (checkpoint resume ${ONE_SKILL})`] });
+  if (others.length) orientation.blocks.push({ name: 'other skills in progress', tier: 1, head: ['', `Also in progress: ${shownList(others, MAX_OTHERS)} (${resumeOne(others)})`] });
   if (ctx.json) {
     const data = { ok: true, ask_user: ask, ...orientation.data, ...(skill ? {} : { others_in_progress: others }), ...(unreadable.length ? { needs_repair: unreadable.map(repairEntry) } : {}), ...(sparse ? { outside_sparse_checkout: sparse } : {}) };
     ctx.out.out(fittedJson(data, maxBytes, top!.skill));
