@@ -11,6 +11,7 @@ import { driverReport, MAX_MERGE_BYTES, mergeCheckpointTexts, unparseableMessage
 import type * as Layout from '../protocol/layout.js';
 import type { ExtraRules } from './merge.js';
 import { DEFAULT_LABELS, DEFAULT_MARKER_SIZE, LINE_MERGE_LABELS } from './render.js';
+import { fileKind, HAND_MERGED_HISTORY_NOTE, inHistory } from '../protocol/file-names.js';
 import { attributeMarkerSize, mergesBasesAt } from './bases-marker-size.js';
 import { readProjectText } from '../store/safe-fs.js';
 import { configConflictFix, MAX_CONFIG_BYTES, unknownConfigKeys } from '../store/config-limits.js';
@@ -136,6 +137,13 @@ function mergeFiles(args: string[]): number {
   if (args.length < 4 || args.length > 5) throw new UsageError(`expected arguments %O %A %B %P [%L], got ${args.length}`);
   const [basePath, oursPath, theirsPath, repoPath, markerArg] = args as [string, string, string, string, string | undefined];
   const markerSize = parseMarkerSize(markerArg);
+  // Routed by the `history/*.json` attribute line but named as no archive or rotation: resolve
+  // never takes it, so git's line merge does, as without us (red team 64 r2, repro5).
+  if (inHistory(repoPath) && !checkpointNamed(repoPath)) {
+    const conflicts = lineMerge(oursPath, basePath, theirsPath, markerSize, repoPath);
+    say(`checkpoint merge-driver: ${repoPath}: ${HAND_MERGED_HISTORY_NOTE}${conflicts === 0 ? '' : '; settle its conflicts by hand, then git add it'}`);
+    return conflicts === 0 ? 0 : 1;
+  }
   const virtualBase = markerSize !== DEFAULT_MARKER_SIZE && mergesBases(repoPath, markerSize);
   // The markers a checkpoint's readers know (status, resolve, doctor): never shorter than git's
   // seven, whatever smaller conflict-marker-size an attributes line asks (red team 62a, 02).
@@ -197,11 +205,9 @@ function mergesBases(repoPath: string, markerSize: number): boolean {
   return mergesBasesAt(markerSize, attributeMarkerSize(value));
 }
 
-/** Whether `path` is named as a checkpoint (`<skill>.checkpoint.json`) or as a history file (an archive or a rotation). */
+/** Whether `path` is named as a checkpoint (`<skill>.checkpoint.json`) or, under history/, as an archive or a rotation. */
 function checkpointNamed(path: string): boolean {
-  const parts = path.replace(/\\/g, '/').split('/');
-  const name = parts[parts.length - 1]!;
-  return name.endsWith('.checkpoint.json') || (parts[parts.length - 2] === 'history' && name.endsWith('.json'));
+  return inHistory(path) ? fileKind(path) !== 'checkpoint' : path.endsWith('.checkpoint.json');
 }
 
 /**

@@ -11,6 +11,18 @@ export const ROTATION_NAME = /^([a-z0-9][a-z0-9._-]*?)\.(\d{4}-\d{2}-\d{2}(?:-\d
 
 export type CheckpointFileKind = 'checkpoint' | 'archive' | 'rotation';
 
+/** Whether a repo path is a file directly in a .checkpoints/history/ folder (a nested project's too). */
+export function inHistory(path: string): boolean {
+  const parts = path.replace(/\\/g, '/').split('/');
+  return parts[parts.length - 2] === 'history' && parts[parts.length - 3] === '.checkpoints';
+}
+
+/**
+ * Why a file in history/ named as neither an archive nor a rotation (notes.json, Api.2026-12-05.json)
+ * is merged by git's lines and settled by hand: the driver, resolve and --check all say it.
+ */
+export const HAND_MERGED_HISTORY_NOTE = "not named as a history archive or rotation file, so git's line merge merges it, not checkpoint";
+
 /** What a repo path under .checkpoints/ holds, judged by its name. */
 export function fileKind(path: string): CheckpointFileKind {
   const parts = path.replace(/\\/g, '/').split('/');

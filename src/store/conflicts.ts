@@ -4,7 +4,7 @@
 import { join, relative, sep } from 'node:path';
 import { CheckpointError, isCheckpointError } from '../errors.js';
 import { MAX_SHOWN_PATH_CHARS, quoted, shownList, shownPath } from '../one-line.js';
-import { ARCHIVE_NAME, ROTATION_NAME } from '../protocol/file-names.js';
+import { ARCHIVE_NAME, HAND_MERGED_HISTORY_NOTE, ROTATION_NAME } from '../protocol/file-names.js';
 import { MAX_MERGE_BYTES } from '../merge/driver.js';
 import { hasConflictMarkers } from '../merge/markers.js';
 import { gitFailed, gitOutputSync as git, runGitSync } from '../git/git-process.js';
@@ -147,6 +147,18 @@ export function resolvableSkill(rel: string): string | undefined {
   return undefined;
 }
 
+/**
+ * By name alone: a JSON file in .checkpoints/history/ named as neither an archive nor a rotation.
+ * The driver leaves it to git's line merge, so a person settles it: resolve and --check say so.
+ */
+export function handMergedHistoryRel(rel: string): boolean {
+  const parts = rel.split(sep).join('/').split('/');
+  return parts.length === 3 && parts[0] === '.checkpoints' && parts[1] === 'history' && parts[2]!.endsWith('.json') && resolvableSkill(rel) === undefined;
+}
+
+/** What to do with such a file, holding git's markers or unmerged: `arg` as the user types it. */
+export const handMergedFix = (arg: string): string => `${HAND_MERGED_HISTORY_NOTE}: settle it by hand, then \`git add ${arg}\``;
+
 /** By name alone: a file `resolve` refuses rather than passes over (a misnamed `*.checkpoint.json` directly in .checkpoints/). */
 export function misnamedCheckpointRel(rel: string): boolean {
   const parts = rel.split(sep).join('/').split('/');
@@ -240,6 +252,7 @@ export function resolvableFile(root: string, rel: string, unmerged?: ReadonlySet
   const skill = resolvableSkill(rel);
   // Never written: its name is no skill to lock by, and may hold a newline or ESC.
   if (!skill && misnamedCheckpointRel(rel)) throw misnamedRefusal(parts.join('/'));
+  if (!skill && handMergedHistoryRel(rel)) refuse(HAND_MERGED_HISTORY_NOTE, `settle it by hand, then \`git add ${pathArg(root, parts.join('/'))}\``);
   if (!skill) refuse('not a checkpoint or history file');
   const abs = join(root, ...parts);
   const loc = statProjectFile(root, abs);

@@ -477,6 +477,60 @@ describe('git runs the driver', () => {
     expect(read(dir, 'todo.md')).toMatch(/^<{7} .*\n- one \(ours\)\n[\s\S]*^={7}\n- one \(theirs\)\n>{7} /m);
   });
 
+  it('a history/ file named as no archive or rotation (notes.json, Api.2026-12-05.json) is left to git\'s line merge, the file named on stderr, resolve saying it is settled by hand (red team 64 r2, repro5)', async () => {
+    const dir = driverRepo();
+    write(dir, '.gitattributes', '.checkpoints/*.checkpoint.json merge=checkpoint\n.checkpoints/history/*.json merge=checkpoint\n');
+    const files = ['.checkpoints/history/notes.json', '.checkpoints/history/Api.2026-12-05.json'];
+    for (const f of files) write(dir, f, '{"a": 1, "b": 2}\n');
+    commitAll(dir, 'base');
+    git(dir, ['checkout', '-q', '-b', 'feature']);
+    for (const f of files) write(dir, f, '{"a": 1, "b": 3}\n');
+    commitAll(dir, 'feature');
+    git(dir, ['checkout', '-q', 'main']);
+    for (const f of files) write(dir, f, '{"a": 1, "b": 4}\n');
+    commitAll(dir, 'main');
+    const r = gitTry(dir, ['merge', '--no-edit', 'feature']);
+    expect(r.status).not.toBe(0);
+    for (const f of files) {
+      // git's markers around whole lines, every line of both sides kept: no driver's field conflict.
+      expect(read(dir, f)).toBe('<<<<<<< ours (line merge)\n{"a": 1, "b": 4}\n||||||| base (line merge)\n{"a": 1, "b": 2}\n=======\n{"a": 1, "b": 3}\n>>>>>>> theirs (line merge)\n');
+      expect(r.stderr).toContain(`checkpoint merge-driver: ${f}: not named as a history archive or rotation file, so git's line merge merges it`);
+      expect(r.stderr).not.toContain(`${f}: conflict at`);
+    }
+    // resolve and --check name each file as one to settle by hand, and fail: never "no conflicted checkpoint files".
+    for (const argv of [['resolve'], ['resolve', '--add'], ['resolve', '--check']]) {
+      const out = await runCli(dir, argv);
+      expect(out.code, argv.join(' ')).toBe(1);
+      expect(out.stdout).not.toMatch(/no conflicted checkpoint files|run `checkpoint resolve --add`/);
+      for (const f of files) expect(out.stdout).toContain(`settle it by hand, then \`git add ${f}\``);
+    }
+    const one = await runCli(dir, ['resolve', files[0]!]);
+    expect(one.code).toBe(2);
+    expect(one.stderr).toMatch(/git's line merge merges it, not checkpoint; hint: settle it by hand, then `git add \.checkpoints\/history\/notes\.json`/);
+    expect(git(dir, ['status', '--porcelain'])).toContain('UU .checkpoints/history/notes.json');
+    // Settled by hand and added: nothing left.
+    for (const f of files) write(dir, f, '{"a": 1, "b": 5}\n');
+    git(dir, ['add', ...files]);
+    expect((await runCli(dir, ['resolve', '--check'])).code).toBe(0);
+  });
+
+  it('a history/ file named as no archive or rotation merges clean by lines when its lines do not collide', () => {
+    const dir = driverRepo();
+    write(dir, '.gitattributes', '.checkpoints/history/*.json merge=checkpoint\n');
+    const f = '.checkpoints/history/notes.json';
+    write(dir, f, '{\n  "a": 1,\n  "b": 2,\n  "c": 3\n}\n');
+    commitAll(dir, 'base');
+    git(dir, ['checkout', '-q', '-b', 'feature']);
+    write(dir, f, '{\n  "a": 9,\n  "b": 2,\n  "c": 3\n}\n');
+    commitAll(dir, 'feature');
+    git(dir, ['checkout', '-q', 'main']);
+    write(dir, f, '{\n  "a": 1,\n  "b": 2,\n  "c": 7\n}\n');
+    commitAll(dir, 'main');
+    const r = gitTry(dir, ['merge', '--no-edit', 'feature']);
+    expect(r.status, r.stdout + r.stderr).toBe(0);
+    expect(read(dir, f)).toBe('{\n  "a": 9,\n  "b": 2,\n  "c": 7\n}\n');
+  });
+
   it("after the line merge, resolve names the side that is really broken (git's markers: read from the index stages)", async () => {
     const dir = driverRepo();
     start(dir);

@@ -17,7 +17,7 @@ import { samePath, type Settlement } from '../../merge/settle.js';
 import { CONFIG_REL, configConflict, configHoldsMarkers, configSettlements } from '../../store/config.js';
 import { pathArg } from '../../store/paste-path.js';
 import { display, replaceCheckpointText, type Clock } from '../../store/checkpoints.js';
-import { MAX_RESOLVE_BYTES, TOO_LARGE_ADVICE, addedStage, filesWithMarkers, scanForMarkers, tooLargeMessage, misnamedAdvice, misnamedCheckpointRel, missingConflict, readStages, refuseMisnamed, resolvableFile, resolvableSkill, unmergedCheckpointPaths, type ResolvableFile } from '../../store/conflicts.js';
+import { MAX_RESOLVE_BYTES, TOO_LARGE_ADVICE, addedStage, handMergedFix, handMergedHistoryRel, filesWithMarkers, scanForMarkers, tooLargeMessage, misnamedAdvice, misnamedCheckpointRel, missingConflict, readStages, refuseMisnamed, resolvableFile, resolvableSkill, unmergedCheckpointPaths, type ResolvableFile } from '../../store/conflicts.js';
 import { readProjectText, statProjectFile } from '../../store/safe-fs.js';
 import { archiveDeletedInMerge } from '../../store/history.js';
 import { committedMerge } from '../../store/committed-merge.js';
@@ -75,10 +75,14 @@ export async function run(args: ParsedArgs, ctx: Context): Promise<number> {
   // Files the marker scan could not read safely (a link out, a FIFO, too large): named once, in
   // the one line a refusal prints or in one note after the report, never a line each.
   const skipped: Skipped[] = [];
+  // Files git's line merge took (history/ files named as no archive or rotation): named, left to a person.
+  let byHand: string[] = [];
   const plans = await withSkipped(skipped, async () => {
+    const found = args.positionals.length ? [] : [...new Set([...unmergedCheckpointPaths(root), ...filesWithMarkers(root, (path, why) => skipped.push({ path, why }))])];
+    byHand = found.filter(handMergedHistoryRel).sort();
     const rels = args.positionals.length
       ? args.positionals.map((p) => relative(root, argPath(ctx, p)))
-      : [...new Set([...unmergedCheckpointPaths(root), ...filesWithMarkers(root, (path, why) => skipped.push({ path, why }))])].filter((rel) => resolvableSkill(rel) !== undefined || misnamedCheckpointRel(rel));
+      : found.filter((rel) => resolvableSkill(rel) !== undefined || misnamedCheckpointRel(rel));
     // Every safety check before any write: one refused file leaves all of them as they were. A
     // misnamed checkpoint file with a conflict is refused here, never passed over (--check fails on it).
     refuseMisnamed(rels); // all of them named in its one line, not the first alone
@@ -108,15 +112,16 @@ export async function run(args: ParsedArgs, ctx: Context): Promise<number> {
   const outcomes = plans.map((p) => p.outcome);
   // A run over every conflict names the one it leaves to a person: settings are merged by hand.
   const config = args.positionals.length === 0 && configHoldsMarkers(root) ? `${CONFIG_REL} ${configConflict(root)}` : null;
-  const failed = config !== null || outcomes.some((o) => o.status !== 'resolved' && o.status !== 'nothing-to-do');
+  const failed = config !== null || byHand.length > 0 || outcomes.some((o) => o.status !== 'resolved' && o.status !== 'nothing-to-do');
   // Sides left to choose in a rebase's replay: ours is the upstream, theirs the user's commit. Said
   // only when every open conflict's theirs is the replayed commit's file (a stash pop leaves no
   // other trace); a `merge` step or a cherry-pick inside a stopped rebase is not such a replay.
   const open = outcomes.filter((o) => o.status === 'conflict' || o.status === 'deleted-on-one-side');
   const rebasing = open.length > 0 && open.every((o) => replayConflict(root, o.path, blobAt(root, `:3:${o.path}`)));
-  if (ctx.json) ctx.out.json({ ok: !failed, files: outcomes.map(({ conflictPaths: _, ...o }) => o), ...(skipped.length ? { skipped } : {}), ...(rebasing ? { rebasing: true } : {}), ...(config ? { config } : {}) });
+  if (ctx.json) ctx.out.json({ ok: !failed, files: outcomes.map(({ conflictPaths: _, ...o }) => o), ...(skipped.length ? { skipped } : {}), ...(rebasing ? { rebasing: true } : {}), ...(config ? { config } : {}), ...(byHand.length ? { byHand } : {}) });
   else {
-    if (!outcomes.length) ctx.out.out('no conflicted checkpoint files');
+    if (!outcomes.length && !byHand.length) ctx.out.out('no conflicted checkpoint files');
+    for (const p of byHand) ctx.out.out(`${oneLine(p)}: ✗ ${handMergedFix(pathArg(root, p))}`);
     for (const o of outcomes) {
       // A modify/delete conflict: which side deleted the file, and what each way out does.
       const [deleter, changer] = o.deleted === 'ours' ? ['our side (HEAD)', 'theirs'] : ['their side', 'ours (HEAD)'];
@@ -526,6 +531,8 @@ function check(root: string, ctx: Context): number {
         ? `${broken.problem}, and is still unmerged in git's index: ${broken.ways}`
         : p === CONFIG_REL && markers.includes(p)
         ? configConflict(root, index) // settings: settled by hand, never by resolve
+        : handMergedHistoryRel(p)
+        ? `${markers.includes(p) ? 'holds merge conflict markers' : 'is unmerged in git\'s index'}${markers.includes(p) ? index : ''}: ${handMergedFix(pathArg(root, p))}`
         : lineMerged.has(p)
         ? `holds git's line-merge markers${index}: ${lineMerged.get(p)!.join(' and ')} ${lineMerged.get(p)!.length > 1 ? 'are' : 'is'} not valid JSON, so resolve cannot merge it: settle the markers by hand (${stageShows(p, lineMerged.get(p)!)} shows what was committed), then \`checkpoint resolve --add ${pathArg(root, p)}\``
         : markers.includes(p)
@@ -541,7 +548,7 @@ function check(root: string, ctx: Context): number {
     }
     // First what makes resolve refuse, then resolve: it would refuse the whole run before.
     if (misnamed.length) ctx.out.out(`for the ${misnamed.length === 1 ? 'misnamed file' : `${misnamed.length} misnamed files`}: ${misnamedAdvice(misnamed.length)}`);
-    if (markers.some((p) => p !== CONFIG_REL && !lineMerged.has(p))) ctx.out.out(`${misnamed.length ? 'then ' : ''}run \`checkpoint resolve --add\` locally (hosted merge buttons bypass the merge driver)`);
+    if (markers.some((p) => p !== CONFIG_REL && !lineMerged.has(p) && !handMergedHistoryRel(p))) ctx.out.out(`${misnamed.length ? 'then ' : ''}run \`checkpoint resolve --add\` locally (hosted merge buttons bypass the merge driver)`);
   } else ctx.out.out('✓ no checkpoint file holds conflict markers or is unmerged');
   return bad.length ? 1 : 0;
 }
