@@ -5,6 +5,7 @@ import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { CheckpointError } from '../errors.js';
 import { gitOutputSync, runGitSync } from '../git/git-process.js';
+import { driverInstall } from './driver-command.js';
 
 /** git's trimmed stdout, or null when it exits non-zero (an unset config key, no repository). */
 export function gitOut(root: string, args: string[]): string | null {
@@ -40,4 +41,17 @@ export function gitRepoProblem(root: string): CheckpointError | null {
 export function assertGitRepo(root: string): void {
   const problem = gitRepoProblem(root);
   if (problem) throw problem;
+}
+
+/**
+ * Whether git would run a checkpoint merge driver that can start on `rel` here: merge.checkpoint.driver
+ * set (any scope), its node and launcher still there when it is a command install wrote, and the
+ * merge attribute naming it for the file.
+ */
+export function driverRoutes(root: string, rel: string): boolean {
+  const command = gitOut(root, ['config', '--get', 'merge.checkpoint.driver']);
+  if (!command) return false;
+  const install = driverInstall(command);
+  if (install && !(existsSync(install.node) && existsSync(install.bin))) return false;
+  return /: merge: checkpoint$/.test(gitOut(root, ['check-attr', 'merge', '--', rel]) ?? '');
 }

@@ -396,6 +396,43 @@ describe('resolve takes a merge up from the file, never over what is settled', (
     expect(git(dir, ['show', `:0:${FILE}`])).toBe(theirs);
   });
 
+  /** Our driver's merge where theirs also changed what ours did not (recently_done): `git checkout --ours` drops that. */
+  const oursTaken = () => {
+    const dir = makeRepo();
+    dirs.push(dir);
+    expect(cli(dir, ['install-driver']).code).toBe(0);
+    save(dir, cp({}));
+    commitAll(dir, 'base');
+    git(dir, ['checkout', '-q', '-b', 'other']);
+    save(dir, cp({ phase: 'audit', updated_at: '2026-06-02T00:00:00Z', next_actions: ['first', 'second', 'theirs'] }));
+    commitAll(dir, 'other session');
+    git(dir, ['checkout', '-q', 'main']);
+    save(dir, cp({ phase: 'deploy', updated_at: '2026-06-03T00:00:00Z' }));
+    commitAll(dir, 'main session');
+    expect(gitTry(dir, ['merge', '-q', 'other']).status).not.toBe(0);
+    git(dir, ['checkout', '--ours', '--', FILE]);
+    return dir;
+  };
+
+  it('after `git checkout --ours` (the way out the docs give), --add stages ours without calling the installed driver broken (red team 64 r2, repro8)', async () => {
+    const dir = oursTaken();
+    const ours = read(dir, FILE);
+    const r = await runCli(dir, ['resolve', '--add']);
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stdout).toContain(`${FILE}: ✓ holds ours' side alone, as \`git checkout --ours\` leaves it: theirs' changes are not in it; staged as it is`);
+    expect(r.stderr).not.toMatch(/install-driver|did not run/);
+    expect(r.stderr).toContain(`to merge theirs back in: git checkout --merge -- ${FILE}`);
+    expect(git(dir, ['show', `:0:${FILE}`])).toBe(ours);
+  });
+
+  it('ours alone with the driver not set up for the file (its attribute turned off) still names the driver as the likely cause', async () => {
+    const dir = oursTaken();
+    write(dir, '.git/info/attributes', '.checkpoints/*.checkpoint.json -merge\n');
+    const r = await runCli(dir, ['resolve']);
+    expect(r.stdout).toContain(`${FILE}: ✓ holds ours' side alone, as git left it`);
+    expect(r.stderr).toContain(`checkpoint install-driver, then git checkout --merge -- ${FILE}`);
+  });
+
   it('every conflict settled as ours, then resolve again: a merge that took our side of each collision, never a driver that did not run (red team, 12-07)', async () => {
     const dir = twoConflicts();
     expect((await runCli(dir, ['resolve', '--ours', 'phase', '--ours', 'step'])).code).toBe(0);

@@ -24,7 +24,7 @@ import { committedMerge } from '../../store/committed-merge.js';
 import { conflictAt, conflictReportAt, typeConflictCopy } from '../../store/index-conflicts.js';
 import { runGitBytes } from '../../git/git-process.js';
 import { REBASE_SIDES, blobAt, replayConflict } from '../../git/rebasing.js';
-import { gitRun } from '../../install/git-config.js';
+import { driverRoutes, gitRun } from '../../install/git-config.js';
 import type { Context, ParsedArgs } from '../spec.js';
 import { oneLine, shown, shownList } from '../render/output.js';
 import { shownPath } from '../../one-line.js';
@@ -37,7 +37,8 @@ type Source = 'stages' | 'markers' | 'file';
 /** deleted: the side that deleted the file in a modify/delete conflict (the file holds the other side's change). */
 /** archive: where --accept-deletion kept the changed version (the deletion staged). */
 /** oneSide: a file without markers that holds one side's value alone while the other side changed it (what git leaves when the driver did not run). */
-type Outcome = { path: string; status: Status; source?: Source; messages: string[]; conflictPaths?: string[]; deleted?: 'ours' | 'theirs'; archive?: string; oneSide?: 'ours' | 'theirs' };
+/** taken: that side was taken on purpose (`git checkout --ours`/`--theirs`), the driver being set up for the file. */
+type Outcome = { path: string; status: Status; source?: Source; messages: string[]; conflictPaths?: string[]; deleted?: 'ours' | 'theirs'; archive?: string; oneSide?: 'ours' | 'theirs'; taken?: boolean };
 
 /** A file's merge worked out, not yet written. */
 interface Plan {
@@ -118,7 +119,7 @@ export async function run(args: ParsedArgs, ctx: Context): Promise<number> {
   // other trace); a `merge` step or a cherry-pick inside a stopped rebase is not such a replay.
   const open = outcomes.filter((o) => o.status === 'conflict' || o.status === 'deleted-on-one-side');
   const rebasing = open.length > 0 && open.every((o) => replayConflict(root, o.path, blobAt(root, `:3:${o.path}`)));
-  if (ctx.json) ctx.out.json({ ok: !failed, files: outcomes.map(({ conflictPaths: _, ...o }) => o), ...(skipped.length ? { skipped } : {}), ...(rebasing ? { rebasing: true } : {}), ...(config ? { config } : {}), ...(byHand.length ? { byHand } : {}) });
+  if (ctx.json) ctx.out.json({ ok: !failed, files: outcomes.map(({ conflictPaths: _, taken: __, ...o }) => o), ...(skipped.length ? { skipped } : {}), ...(rebasing ? { rebasing: true } : {}), ...(config ? { config } : {}), ...(byHand.length ? { byHand } : {}) });
   else {
     if (!outcomes.length && !byHand.length) ctx.out.out('no conflicted checkpoint files');
     for (const p of byHand) ctx.out.out(`${oneLine(p)}: ✗ ${handMergedFix(pathArg(root, p))}`);
@@ -133,7 +134,7 @@ export async function run(args: ParsedArgs, ctx: Context): Promise<number> {
           ? `✓ kept the changed file and staged it; ${deleter} deleted it (\`git rm -f ${pathArg(root, o.path)}\` accepts the deletion instead)`
           : o.oneSide
           ? // Theirs alone is never what git leaves (a driver that failed or is gone leaves ours): `git checkout --theirs` made it.
-            `✓ holds ${o.oneSide}' side alone, ${o.oneSide === 'ours' ? 'as git left it' : 'as `git checkout --theirs` leaves it'}: ${o.oneSide === 'ours' ? 'theirs' : 'ours'}' changes are not in it${add ? '; staged as it is' : ' (--add stages it as it is)'}`
+            `✓ holds ${o.oneSide}' side alone, ${o.taken ? `as \`git checkout --${o.oneSide}\` leaves it` : 'as git left it'}: ${o.oneSide === 'ours' ? 'theirs' : 'ours'}' changes are not in it${add ? '; staged as it is' : ' (--add stages it as it is)'}`
           : `✓ ${o.source === 'file' ? 'already resolved in the file' : `resolved from ${o.source}`}${add ? ' and staged' : ' (stage it with git add, or rerun with --add)'}`,
         'deleted-on-one-side': `✗ deleted on ${deleter}, changed on ${changer}: \`checkpoint resolve --add ${pathArg(root, o.path)}\` keeps the changed file, \`checkpoint resolve --accept-deletion ${pathArg(root, o.path)}\` accepts the deletion (archiving the changed version in history/)`,
         conflict: '✗ real conflicts remain (markers only around them; settle one with --ours <path> or --theirs <path>)',
@@ -370,12 +371,13 @@ function oneSideOnly(root: string, plan: Plan, onDisk: string, stages: { base: s
   if (side === undefined || mergeSettledAs(side, stages, plan.file.rel, extraRules, mine)) return plan;
   const rel = plan.file.rel;
   const arg = pathArg(root, rel);
-  // Ours alone may be a driver that did not run (its install gone); theirs alone only a side taken on purpose.
-  const hint =
-    side === 'ours'
-      ? `checkpoint: ${rel}: to merge the other side in (the merge driver did not run or failed: \`checkpoint doctor\` checks it): checkpoint install-driver, then git checkout --merge -- ${arg}, then checkpoint resolve; --add stages it as it is`
-      : `checkpoint: ${rel}: to merge ours back in: git checkout --merge -- ${arg}, then checkpoint resolve; --add stages it as it is`;
-  return { ...plan, outcome: { ...plan.outcome, oneSide: side, messages: [...plan.outcome.messages, hint] } };
+  // Ours alone may be a driver that did not run, but only where git could not run it (not set up,
+  // its install gone); where it could, ours alone is a side taken (`git checkout --ours`) as theirs is.
+  const noDriver = side === 'ours' && !driverRoutes(root, rel);
+  const hint = noDriver
+    ? `checkpoint: ${rel}: to merge the other side in (the merge driver did not run or failed: \`checkpoint doctor\` checks it): checkpoint install-driver, then git checkout --merge -- ${arg}, then checkpoint resolve; --add stages it as it is`
+    : `checkpoint: ${rel}: to merge ${side === 'ours' ? 'theirs' : 'ours'} back in: git checkout --merge -- ${arg}, then checkpoint resolve; --add stages it as it is`;
+  return { ...plan, outcome: { ...plan.outcome, oneSide: side, taken: !noDriver, messages: [...plan.outcome.messages, hint] } };
 }
 
 /**
